@@ -1,0 +1,1 @@
+"""agents for sixtysix (to come)."""

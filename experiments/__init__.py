@@ -1,0 +1,1 @@
+"""experiments for sixtysix (to come)."""

@@ -1,0 +1,50 @@
+"""Canonical action strings and their numeric ids (see ``core`` for the id layout)."""
+
+from __future__ import annotations
+
+from . import core
+from .cards import SUITS, card_name, parse_card, parse_suit
+
+_WORD_ACTIONS = {
+    "exchange": core.A_EXCHANGE,
+    "close": core.A_CLOSE,
+    "claim": core.A_CLAIM,
+    "exchange-on-close": core.A_EXCHANGE_ON_CLOSE,
+    "draw": core.A_DRAW,
+    "pass": core.A_PASS,
+}
+_WORDS_BY_ID = {action: word for word, action in _WORD_ACTIONS.items()}
+
+
+def action_name(action: int) -> str:
+    """Canonical string of an action id, for example ``"play QH"``."""
+    if core.A_PLAY <= action < core.A_MARRY:
+        return "play " + card_name(action)
+    if core.A_MARRY <= action < core.A_EXCHANGE:
+        return "marry " + card_name(action - core.A_MARRY)
+    if core.A_MARRY_CLAIM <= action < core.NUM_ACTIONS:
+        return "marry-claim " + SUITS[action - core.A_MARRY_CLAIM]
+    return _WORDS_BY_ID[action]
+
+
+def parse_action(text: str) -> int:
+    """Action id of an action string (case-insensitive, card notation as ``parse_card``)."""
+    if not isinstance(text, str):
+        raise ValueError(f"an action must be a string like 'play QH', got {text!r}")
+    words = text.strip().lower().split()
+    if len(words) == 1 and words[0] in _WORD_ACTIONS:
+        return _WORD_ACTIONS[words[0]]
+    if len(words) == 2 and words[0] in ("play", "marry"):
+        card = parse_card(words[1])
+        return card + (core.A_PLAY if words[0] == "play" else core.A_MARRY)
+    if len(words) == 2 and words[0] == "marry-claim":
+        return core.A_MARRY_CLAIM + parse_suit(words[1])
+    raise ValueError(
+        f"unknown action {text!r}: actions are 'play <card>', 'marry <K or Q>', "
+        f"'marry-claim <suit>', {', '.join(repr(w) for w in _WORD_ACTIONS)}"
+    )
+
+
+def mask_to_actions(mask: int) -> list[int]:
+    """Action ids in a legal-action mask, ascending."""
+    return [action for action in range(core.NUM_ACTIONS) if mask >> action & 1]

@@ -1,0 +1,64 @@
+"""Match play: deals to ``match_target`` game points, dealer by ``next_dealer``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .game import Game, State
+
+
+class Match:
+    """A match of deals between players 0 and 1, seeded for replay."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        if game.rules.match_target is None:
+            raise ValueError(f"{game!r} plays single deals (match_target=None); no match")
+        self.game = game
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        self.dealer = int(self._rng.integers(2))
+        self.scores = [0, 0]
+        self.deals: list[State] = []
+        self._draw_bonus = 0
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.scores) >= self.game.rules.match_target
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached the target, ``None`` while the match goes on."""
+        if not self.is_over:
+            return None
+        return 0 if self.scores[0] >= self.game.rules.match_target else 1
+
+    @property
+    def match_points(self) -> int:
+        """What the finished match counts: 2 for a shut-out under ``match_shutout_double``."""
+        if not self.is_over:
+            return 0
+        shutout = min(self.scores) == 0
+        return 2 if shutout and self.game.rules.match_shutout_double else 1
+
+    def new_deal(self) -> State:
+        """The next deal, dealt by the current dealer from the match's random stream."""
+        if self.is_over:
+            raise ValueError("the match is over")
+        return self.game.new_deal(seed=int(self._rng.integers(2**63)), dealer=self.dealer)
+
+    def record(self, state: State) -> None:
+        """Score a finished deal and choose the next dealer."""
+        if not state.is_terminal:
+            raise ValueError("record() needs a finished deal")
+        winner, points, _ = state.outcome
+        rules = self.game.rules
+        self.deals.append(state)
+        if winner is None:
+            if rules.draw_bonus_next_deal and state.outcome[2] == "draw":
+                self._draw_bonus += rules.draw_bonus_next_deal
+            if rules.next_dealer == "alternate":
+                self.dealer = 1 - self.dealer
+            return
+        self.scores[winner] += points + self._draw_bonus
+        self._draw_bonus = 0
+        self.dealer = winner if rules.next_dealer == "winner_of_deal" else 1 - self.dealer

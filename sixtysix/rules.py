@@ -1,0 +1,381 @@
+"""Rule options (RULES.md section 12), the named presets, and their compilation.
+
+A :class:`RuleSet` is frozen and validated; :func:`compile_rules` turns it into
+the small int32 array the numba kernels read (indices are the ``R_*``
+constants below).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import JACK, NINE
+
+# Valid values of every enumerated option, in the order compiled to integers.
+CHOICES: dict[str, tuple] = {
+    "deck": (24, 20),
+    "nine_points": (0, 1),
+    "hand_size": (5, 6),
+    "next_dealer": ("winner_of_deal", "alternate"),
+    "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
+    "exchange_rank": ("9", "J"),
+    "exchange_timing": ("leader_before_lead", "any_time_after_trick_won"),
+    "exchange_min_talon": (2, 4),
+    "marriage_lead_card": ("either", "king", "queen"),
+    "marriage_points_validation": ("any_trick", "next_trick_after_declaration"),
+    "close_min_talon": (2, 4),
+    "last_trick_bonus": (0, 10),
+    "exhausted_no_claim_rule": ("higher_total_wins", "last_trick_winner", "no_score"),
+    "draw_bonus_next_deal": (0, 1),
+    "claim_mode": ("manual", "optional_verified", "automatic"),
+    "false_claim_penalty": ("fixed_2", "two_or_three"),
+    "game_point_scale": ("standard", "czech"),
+    "schwarz_basis": ("no_tricks", "zero_points"),
+    "closer_win_basis": ("at_end", "at_close"),
+    "opponent_out_after_close": ("as_failed_close", "fixed_2"),
+    "failed_close_penalty": (
+        "two_or_three_by_tricks_at_close",
+        "always_3",
+        "by_closer_points",
+        "czech_6_or_3",
+    ),
+}
+
+BOOL_OPTIONS = (
+    "exchange_requires_trick_won",
+    "exchange_on_opponent_close",
+    "marriage_on_first_lead",
+    "marriage_in_strict_phase",
+    "marriage_on_closing_turn",
+    "claim_after_marriage",
+    "closing_allowed",
+    "close_on_first_lead",
+    "close_before_draw",
+    "strict_must_follow",
+    "strict_must_head",
+    "strict_must_trump",
+    "match_shutout_double",
+)
+
+DEAL_PATTERNS = (
+    "N3 D3 N3 D3 T",
+    "N3 D3 T N2 D2",
+    "N3 D3 T N3 D3",
+    "3 x (N2 D2) T",
+    "alternate singles; trump = last card",
+)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One complete, validated set of rule options; defaults are ``sixty_six``."""
+
+    deck: int = 24
+    nine_points: int = 0
+    hand_size: int = 6
+    deal_pattern: str = "N3 D3 N3 D3 T"
+    next_dealer: str = "winner_of_deal"
+    trick_winner_rule: str = "standard"
+    exchange_rank: str = "9"
+    exchange_timing: str = "leader_before_lead"
+    exchange_requires_trick_won: bool = True
+    exchange_min_talon: int = 2
+    exchange_on_opponent_close: bool = True
+    marriage_on_first_lead: bool = True
+    marriage_in_strict_phase: bool = False
+    marriage_on_closing_turn: bool = True
+    marriage_lead_card: str = "either"
+    marriage_points_validation: str = "any_trick"
+    claim_after_marriage: bool = True
+    closing_allowed: bool = True
+    close_on_first_lead: bool = True
+    close_min_talon: int = 2
+    close_before_draw: bool = True
+    last_trick_bonus: int = 10
+    exhausted_no_claim_rule: str = "higher_total_wins"
+    draw_bonus_next_deal: int = 0
+    strict_must_follow: bool = True
+    strict_must_head: bool = True
+    strict_must_trump: bool = True
+    claim_mode: str = "automatic"
+    false_claim_penalty: str = "fixed_2"
+    game_point_scale: str = "standard"
+    schwarz_basis: str = "no_tricks"
+    closer_win_basis: str = "at_end"
+    opponent_out_after_close: str = "as_failed_close"
+    failed_close_penalty: str = "two_or_three_by_tricks_at_close"
+    match_target: int | None = 7
+    match_shutout_double: bool = False
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def talon_size(self) -> int:
+        """Cards in the talon after the deal, the face-up trump card included."""
+        return self.deck - 2 * self.hand_size
+
+    def replace(self, **overrides) -> RuleSet:
+        """A copy with some options changed (validated)."""
+        _check_option_names(overrides)
+        return dataclasses.replace(self, **overrides)
+
+
+OPTION_NAMES = tuple(field.name for field in dataclasses.fields(RuleSet))
+
+_SCHNAPSEN = dict(
+    deck=20,
+    hand_size=5,
+    deal_pattern="N3 D3 T N2 D2",
+    next_dealer="alternate",
+    exchange_rank="J",
+    exchange_requires_trick_won=False,
+    exchange_on_opponent_close=False,
+    marriage_in_strict_phase=True,
+    close_before_draw=False,
+    last_trick_bonus=0,
+    exhausted_no_claim_rule="last_trick_winner",
+    false_claim_penalty="two_or_three",
+    closer_win_basis="at_close",
+)
+
+#: Each preset as its differences from the ``sixty_six`` defaults (RULES.md 12, 12.1).
+PRESETS: dict[str, dict] = {
+    "sixty_six": {},
+    "hatvanhat": dict(
+        nine_points=1,
+        hand_size=5,
+        deal_pattern="N3 D3 T N2 D2",
+        exchange_requires_trick_won=False,
+        exchange_on_opponent_close=False,
+        marriage_on_closing_turn=False,
+        close_before_draw=False,
+        exhausted_no_claim_rule="no_score",
+        schwarz_basis="zero_points",
+    ),
+    "snapszer": dict(
+        _SCHNAPSEN,
+        exchange_min_talon=4,
+        strict_must_head=False,
+        failed_close_penalty="always_3",
+    ),
+    "schnapsen": _SCHNAPSEN,
+    "czech": dict(
+        deal_pattern="N3 D3 T N3 D3",
+        exchange_requires_trick_won=False,
+        exchange_on_opponent_close=False,
+        marriage_on_closing_turn=False,
+        strict_must_head=False,
+        game_point_scale="czech",
+        failed_close_penalty="czech_6_or_3",
+    ),
+    "slovak": dict(
+        deal_pattern="3 x (N2 D2) T",
+        trick_winner_rule="value_open_phase",
+        marriage_on_first_lead=False,
+        marriage_lead_card="queen",
+        exchange_on_opponent_close=False,
+        strict_must_head=False,
+        exhausted_no_claim_rule="last_trick_winner",
+    ),
+    "vu_schnapsen": dict(
+        deck=20,
+        hand_size=5,
+        deal_pattern="alternate singles; trump = last card",
+        exchange_rank="J",
+        exchange_requires_trick_won=False,
+        marriage_in_strict_phase=True,
+        marriage_lead_card="king",
+        marriage_points_validation="next_trick_after_declaration",
+        claim_after_marriage=False,
+        closing_allowed=False,
+        last_trick_bonus=0,
+        exhausted_no_claim_rule="last_trick_winner",
+        schwarz_basis="zero_points",
+        match_target=None,
+    ),
+}
+
+
+def make_rules(preset: str = "sixty_six", **overrides) -> RuleSet:
+    """The rule set of a named preset with option overrides."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}: valid presets are {', '.join(PRESETS)}")
+    _check_option_names(overrides)
+    return RuleSet(**{**PRESETS[preset], **overrides})
+
+
+def _check_option_names(options: dict) -> None:
+    unknown = [name for name in options if name not in OPTION_NAMES]
+    if unknown:
+        raise ValueError(
+            f"unknown rule option {unknown[0]!r}: valid options are {', '.join(OPTION_NAMES)}"
+        )
+
+
+def _validate(rules: RuleSet) -> None:
+    for name, valid in CHOICES.items():
+        value = getattr(rules, name)
+        if value not in valid or isinstance(value, bool) != isinstance(valid[0], bool):
+            raise ValueError(
+                f"invalid value {value!r} for rule option {name!r}: valid values are "
+                f"{', '.join(repr(v) for v in valid)}"
+            )
+    for name in BOOL_OPTIONS:
+        if not isinstance(getattr(rules, name), bool):
+            raise ValueError(
+                f"invalid value {getattr(rules, name)!r} for rule option {name!r}: "
+                "valid values are True, False"
+            )
+    if rules.deal_pattern not in DEAL_PATTERNS:
+        raise ValueError(
+            f"invalid value {rules.deal_pattern!r} for rule option 'deal_pattern': "
+            f"valid values are {', '.join(repr(p) for p in DEAL_PATTERNS)}"
+        )
+    target = rules.match_target
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
+        raise ValueError(
+            f"invalid value {target!r} for rule option 'match_target': "
+            "valid values are a positive integer or None (single deals)"
+        )
+    if rules.deck == 20 and rules.nine_points != 0:
+        raise ValueError("invalid rules: nine_points=1 needs deck=24 (a 20-card deck has no nines)")
+    if rules.deck == 20 and rules.exchange_rank == "9":
+        raise ValueError("invalid rules: exchange_rank='9' needs deck=24 (a 20-card deck has no nines)")
+    dealt = _pattern_hand_sizes(rules.deal_pattern, rules.hand_size)
+    if dealt != rules.hand_size:
+        raise ValueError(
+            f"invalid rules: deal_pattern {rules.deal_pattern!r} deals {dealt} cards per hand "
+            f"but hand_size is {rules.hand_size}"
+        )
+
+
+def _pattern_hand_sizes(pattern: str, hand_size: int) -> int:
+    """Cards the pattern deals to each hand (alternating singles deal ``hand_size``)."""
+    if pattern.startswith("alternate"):
+        return hand_size
+    return sum(count for who, count in _pattern_steps(pattern) if who == "N")
+
+
+def _pattern_steps(pattern: str) -> list[tuple[str, int]]:
+    """A batch pattern as steps like ``("N", 3)``, ``("T", 1)``."""
+    if pattern == "3 x (N2 D2) T":
+        return [("N", 2), ("D", 2)] * 3 + [("T", 1)]
+    return [(token[0], int(token[1:] or 1)) for token in pattern.split()]
+
+
+# Destinations of deck positions in the compiled deal pattern.
+TO_NON_DEALER, TO_DEALER, TO_TRUMP, TO_TALON = range(4)
+
+
+def deal_destinations(rules: RuleSet) -> list[int]:
+    """Where each deck position goes: non-dealer, dealer, trump card or talon."""
+    if rules.deal_pattern.startswith("alternate"):
+        hands = [TO_NON_DEALER, TO_DEALER] * rules.hand_size
+        return hands + [TO_TALON] * (rules.talon_size - 1) + [TO_TRUMP]
+    codes = {"N": TO_NON_DEALER, "D": TO_DEALER, "T": TO_TRUMP}
+    dest = [codes[who] for who, count in _pattern_steps(rules.deal_pattern) for _ in range(count)]
+    return dest + [TO_TALON] * (rules.deck - len(dest))
+
+
+# Fields of the compiled rule record the kernels read (all int32).
+RULE_FIELDS = (
+    "nine_points",
+    "trick_rule",
+    "exchange_rank",
+    "exchange_any_time",
+    "exchange_needs_trick",
+    "exchange_min_talon",
+    "exchange_on_close",
+    "marry_first_lead",
+    "marry_strict",
+    "marry_closing_turn",
+    "marry_lead_card",
+    "marry_pending",
+    "claim_after_marriage",
+    "closing",
+    "close_first_lead",
+    "close_min_talon",
+    "close_before_draw",
+    "last_trick_bonus",
+    "exhausted_rule",
+    "must_follow",
+    "must_head",
+    "must_trump",
+    "claim_mode",
+    "false_claim",
+    "scale",
+    "schwarz",
+    "closer_basis",
+    "opponent_out",
+    "failed_close",
+    "deck_size",
+    "deck_mask",
+)
+RULES_DTYPE = np.dtype(
+    [(name, np.int32) for name in RULE_FIELDS] + [("dest", np.int32, (24,))], align=True
+)
+
+# Integer codes of enumerated options, as compiled.
+TRICK_STANDARD, TRICK_VALUE_OPEN, TRICK_VALUE_ALWAYS = range(3)
+LEAD_EITHER, LEAD_KING, LEAD_QUEEN = range(3)
+EXHAUSTED_HIGHER_TOTAL, EXHAUSTED_LAST_TRICK, EXHAUSTED_NO_SCORE = range(3)
+CLAIM_MANUAL, CLAIM_OPTIONAL_VERIFIED, CLAIM_AUTOMATIC = range(3)
+FALSE_CLAIM_FIXED_2, FALSE_CLAIM_TWO_OR_THREE = range(2)
+SCALE_STANDARD, SCALE_CZECH = range(2)
+SCHWARZ_NO_TRICKS, SCHWARZ_ZERO_POINTS = range(2)
+CLOSER_AT_END, CLOSER_AT_CLOSE = range(2)
+OPPONENT_OUT_AS_FAILED_CLOSE, OPPONENT_OUT_FIXED_2 = range(2)
+FAILED_TWO_OR_THREE, FAILED_ALWAYS_3, FAILED_BY_CLOSER_POINTS, FAILED_CZECH = range(4)
+
+
+def compile_rules(rules: RuleSet) -> np.ndarray:
+    """A one-element ``RULES_DTYPE`` array: the rule numbers the kernels read."""
+    code = {name: CHOICES[name].index(getattr(rules, name)) for name in CHOICES}
+    deck_mask = 0
+    for suit in range(4):
+        for rank in range(6):
+            if rank != NINE or rules.deck == 24:
+                deck_mask |= 1 << (suit * 6 + rank)
+    values = dict(
+        nine_points=rules.nine_points,
+        trick_rule=code["trick_winner_rule"],
+        exchange_rank=NINE if rules.exchange_rank == "9" else JACK,
+        exchange_any_time=code["exchange_timing"],
+        exchange_needs_trick=rules.exchange_requires_trick_won,
+        exchange_min_talon=rules.exchange_min_talon,
+        exchange_on_close=rules.exchange_on_opponent_close,
+        marry_first_lead=rules.marriage_on_first_lead,
+        marry_strict=rules.marriage_in_strict_phase,
+        marry_closing_turn=rules.marriage_on_closing_turn,
+        marry_lead_card=code["marriage_lead_card"],
+        marry_pending=code["marriage_points_validation"],
+        claim_after_marriage=rules.claim_after_marriage,
+        closing=rules.closing_allowed,
+        close_first_lead=rules.close_on_first_lead,
+        close_min_talon=rules.close_min_talon,
+        close_before_draw=rules.close_before_draw,
+        last_trick_bonus=rules.last_trick_bonus,
+        exhausted_rule=code["exhausted_no_claim_rule"],
+        must_follow=rules.strict_must_follow,
+        must_head=rules.strict_must_head and rules.strict_must_follow,
+        must_trump=rules.strict_must_trump,
+        claim_mode=code["claim_mode"],
+        false_claim=code["false_claim_penalty"],
+        scale=code["game_point_scale"],
+        schwarz=code["schwarz_basis"],
+        closer_basis=code["closer_win_basis"],
+        opponent_out=code["opponent_out_after_close"],
+        failed_close=code["failed_close_penalty"],
+        deck_size=rules.deck,
+        deck_mask=deck_mask,
+    )
+    compiled = np.zeros(1, dtype=RULES_DTYPE)
+    for name, value in values.items():
+        compiled[0][name] = int(value)
+    dest = deal_destinations(rules)
+    compiled[0]["dest"][: len(dest)] = dest
+    return compiled
