@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+from llvmlite import binding, ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+#: Whether this CPU has BMI2's ``pdep``, which selects the n-th set bit without a loop.
+HAS_PDEP = binding.get_host_cpu_features().get("bmi2", False)
 
 
 @intrinsic
@@ -30,9 +35,33 @@ def trailing_zeros(typingctx, value):
     return value(value), codegen
 
 
-@njit(cache=True)
-def nth_set_bit(mask, n):
-    """Index of the n-th (from 0) set bit of ``mask``."""
-    for _ in range(n):
-        mask &= mask - 1
-    return trailing_zeros(mask)
+@intrinsic
+def _deposit_bits(typingctx, source, mask):
+    """BMI2 ``pdep`` of two int64 values."""
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        function_type = ir.FunctionType(i64, [i64, i64])
+        pdep = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=function_type)
+        return builder.call(pdep, [builder.sext(args[0], i64), builder.sext(args[1], i64)])
+
+    return types.int64(source, mask), codegen
+
+
+if HAS_PDEP:
+
+    @njit(cache=True)
+    def nth_set_bit(mask, n):
+        """Index of the n-th (from 0) set bit of ``mask`` (branch-free with pdep)."""
+        return trailing_zeros(_deposit_bits(np.int64(1) << n, mask))
+
+else:
+
+    @njit(cache=True)
+    def nth_set_bit(mask, n):
+        """Index of the n-th (from 0) set bit of ``mask``."""
+        for _ in range(n):
+            mask &= mask - 1
+        return trailing_zeros(mask)

@@ -60,6 +60,7 @@ DEALS_ENV = "SIXTYSIX_VU_DEALS"
 # seeds and policies
 # --------------------------------------------------------------------------
 
+
 def deal_seed(base_seed: int, index: int) -> int:
     """Seed of deal ``index`` of a run; runs with different base seeds never overlap."""
     return base_seed * 2**32 + index
@@ -95,6 +96,7 @@ POLICIES: dict[str, Callable[[random.Random, list[str]], str]] = {
 # reading our engine's state (normalised for comparison)
 # --------------------------------------------------------------------------
 
+
 def _cards(seq: Any) -> list[str]:
     return [str(c).upper() for c in seq]
 
@@ -125,7 +127,9 @@ class DealMismatch(AssertionError):
 class _DealRun:
     """One deal played in both engines, VU driving and ours following."""
 
-    def __init__(self, game: Any, seed: int, policy: str = "uniform", verbose: bool = False) -> None:
+    def __init__(
+        self, game: Any, seed: int, policy: str = "uniform", verbose: bool = False
+    ) -> None:
         self.game = game
         self.seed = seed
         self.policy_name = policy
@@ -138,8 +142,13 @@ class _DealRun:
         self.last_vu_view: Any = None
 
     # -- failure reporting -------------------------------------------------
-    def fail(self, what: str, vu_legal: list[str] | None = None,
-             ours_legal: list[str] | None = None, view: Any = None) -> NoReturn:
+    def fail(
+        self,
+        what: str,
+        vu_legal: list[str] | None = None,
+        ours_legal: list[str] | None = None,
+        view: Any = None,
+    ) -> NoReturn:
         lines = [
             f"VU differential mismatch: {what}",
             f"  preset {PRESET}, dealer {DEALER}, deal seed {self.seed}, policy {self.policy_name}",
@@ -160,10 +169,13 @@ class _DealRun:
                 f"  VU state at that point: mover p{view.player} "
                 f"({'leader' if view.is_leader else 'follower, lead ' + str(view.leader_move)}), "
                 f"hands {view.hands}, talon {view.talon}, trump {view.trump_suit}, "
-                f"scores (direct, pending) {view.scores}")
+                f"scores (direct, pending) {view.scores}"
+            )
         lines.append(f"  our state: {self._describe_ours()}")
-        lines.append(f"  replay: python -m tests.test_vu_differential --deal-seed {self.seed}"
-                     f" --policy {self.policy_name} --verbose")
+        lines.append(
+            f"  replay: python -m tests.test_vu_differential --deal-seed {self.seed}"
+            f" --policy {self.policy_name} --verbose"
+        )
         raise DealMismatch("\n".join(lines))
 
     def _describe_ours(self) -> str:
@@ -171,8 +183,15 @@ class _DealRun:
         if st is None:
             return "(no state)"
         parts = []
-        for name in ("current_player", "is_terminal", "outcome", "hands", "talon",
-                     "trump_suit", "card_points"):
+        for name in (
+            "current_player",
+            "is_terminal",
+            "outcome",
+            "hands",
+            "talon",
+            "trump_suit",
+            "card_points",
+        ):
             try:
                 parts.append(f"{name}={getattr(st, name)!r}")
             except Exception as exc:  # noqa: BLE001 - diagnostics only
@@ -188,11 +207,17 @@ class _DealRun:
         except Exception as exc:  # noqa: BLE001
             self.fail(f"our state.is_terminal raised {exc!r}", vu_legal, view=view)
         if terminal:
-            self.fail(f"VU asks p{view.player} to move, but our deal is over "
-                      f"(outcome {st.outcome!r})", vu_legal, view=view)
+            self.fail(
+                f"VU asks p{view.player} to move, but our deal is over (outcome {st.outcome!r})",
+                vu_legal,
+                view=view,
+            )
         if st.current_player != view.player:
-            self.fail(f"VU asks p{view.player} to move, ours says current_player="
-                      f"{st.current_player!r}", vu_legal, view=view)
+            self.fail(
+                f"VU asks p{view.player} to move, ours says current_player={st.current_player!r}",
+                vu_legal,
+                view=view,
+            )
         try:
             ours = sorted(str(a) for a in st.legal_actions())
         except Exception as exc:  # noqa: BLE001
@@ -204,10 +229,12 @@ class _DealRun:
 
         action = self.policy(self.rng, vu_legal)
         if self.verbose:
-            print(f"  p{view.player} {'lead' if view.is_leader else 'foll'} "
-                  f"hand={' '.join(view.hand)} talon={view.talon_size} "
-                  f"trump={view.trump_card or view.trump_suit} scores={view.scores} "
-                  f"legal={vu_legal} -> {action}")
+            print(
+                f"  p{view.player} {'lead' if view.is_leader else 'foll'} "
+                f"hand={' '.join(view.hand)} talon={view.talon_size} "
+                f"trump={view.trump_card or view.trump_suit} scores={view.scores} "
+                f"legal={vu_legal} -> {action}"
+            )
         try:
             st.apply(action)
         except Exception as exc:  # noqa: BLE001
@@ -230,27 +257,42 @@ class _DealRun:
             vu_hands[leader] = sorted(c for c in vu_hands[leader] if c != led)
         ours_hands = _our_hands(st)
         if ours_hands != [vu_hands[0], vu_hands[1]]:
-            self.fail(f"hands differ: VU {[vu_hands[0], vu_hands[1]]}, ours {ours_hands}",
-                      vu_legal, view=view)
+            self.fail(
+                f"hands differ: VU {[vu_hands[0], vu_hands[1]]}, ours {ours_hands}",
+                vu_legal,
+                view=view,
+            )
         ours_talon = _our_talon(st)
         if ours_talon != view.talon:
-            self.fail(f"talon differs (top first): VU {view.talon}, ours {ours_talon}",
-                      vu_legal, view=view)
+            self.fail(
+                f"talon differs (top first): VU {view.talon}, ours {ours_talon}",
+                vu_legal,
+                view=view,
+            )
         if str(st.trump_suit).upper() != view.trump_suit:
-            self.fail(f"trump suit differs: VU {view.trump_suit}, ours {st.trump_suit!r}",
-                      vu_legal, view=view)
+            self.fail(
+                f"trump suit differs: VU {view.trump_suit}, ours {st.trump_suit!r}",
+                vu_legal,
+                view=view,
+            )
         if view.is_leader:
             vu_direct = (view.scores[0][0], view.scores[1][0])
             ours_points = _our_points(st)
             if ours_points != vu_direct:
-                self.fail(f"card points differ: VU direct {vu_direct} (pending "
-                          f"{(view.scores[0][1], view.scores[1][1])}), ours {ours_points}",
-                          vu_legal, view=view)
+                self.fail(
+                    f"card points differ: VU direct {vu_direct} (pending "
+                    f"{(view.scores[0][1], view.scores[1][1])}), ours {ours_points}",
+                    vu_legal,
+                    view=view,
+                )
             vu_pending = (view.scores[0][1], view.scores[1][1])
             ours_pending = _our_pending(st)
             if ours_pending is not None and ours_pending != vu_pending:
-                self.fail(f"pending marriage points differ: VU {vu_pending}, ours {ours_pending}",
-                          vu_legal, view=view)
+                self.fail(
+                    f"pending marriage points differ: VU {vu_pending}, ours {ours_pending}",
+                    vu_legal,
+                    view=view,
+                )
 
     def _count(self, view: Any, vu_legal: list[str]) -> None:
         """Coverage counters, so that a vacuous run is noticed."""
@@ -282,20 +324,26 @@ class _DealRun:
         result = vb.play_vu(self.deck, self.choose)
         st = self.state
         if not st.is_terminal:
-            self.fail(f"VU ended the deal (p{result.winner} wins {result.game_points} GP, "
-                      f"{result.reason}), ours is not terminal; our legal actions "
-                      f"{sorted(st.legal_actions())!r}")
+            self.fail(
+                f"VU ended the deal (p{result.winner} wins {result.game_points} GP, "
+                f"{result.reason}), ours is not terminal; our legal actions "
+                f"{sorted(st.legal_actions())!r}"
+            )
         if st.current_player is not None:
             self.fail(f"our deal is terminal but current_player={st.current_player!r}")
         winner, game_points, reason = st.outcome
         vu = (result.winner, result.game_points, result.reason)
         if (winner, game_points, reason) != vu:
-            self.fail(f"outcome differs: VU (winner, GP, reason) {vu} with final scores "
-                      f"(direct, pending) {result.scores}, ours {st.outcome!r}")
+            self.fail(
+                f"outcome differs: VU (winner, GP, reason) {vu} with final scores "
+                f"(direct, pending) {result.scores}, ours {st.outcome!r}"
+            )
         vu_direct = (result.scores[0][0], result.scores[1][0])
         if _our_points(st) != vu_direct:
-            self.fail(f"final card points differ: VU direct {vu_direct} (pending "
-                      f"{(result.scores[0][1], result.scores[1][1])}), ours {_our_points(st)}")
+            self.fail(
+                f"final card points differ: VU direct {vu_direct} (pending "
+                f"{(result.scores[0][1], result.scores[1][1])}), ours {_our_points(st)}"
+            )
         vu_pending = (result.scores[0][1], result.scores[1][1])
         ours_pending = _our_pending(st)
         if ours_pending is not None and ours_pending != vu_pending:
@@ -309,8 +357,10 @@ class _DealRun:
         if any(s[1] for s in result.scores.values()):
             self.events["deal ends with pending points"] += 1
         if self.verbose:
-            print(f"  => VU: p{result.winner} {result.game_points} GP ({result.reason}), "
-                  f"scores {result.scores}; ours: {st.outcome!r}, points {_our_points(st)}")
+            print(
+                f"  => VU: p{result.winner} {result.game_points} GP ({result.reason}), "
+                f"scores {result.scores}; ours: {st.outcome!r}, points {_our_points(st)}"
+            )
         return result
 
 
@@ -318,14 +368,22 @@ class _DealRun:
 # running many deals
 # --------------------------------------------------------------------------
 
+
 def make_game() -> Any:
     import sixtysix
+
     return sixtysix.Game(PRESET)
 
 
-def run_deals(base_seed: int, n_deals: int, policy: str = "uniform", game: Any = None,
-              max_failures: int = 10, verbose: bool = False,
-              progress: bool = False) -> tuple[collections.Counter, list[str]]:
+def run_deals(
+    base_seed: int,
+    n_deals: int,
+    policy: str = "uniform",
+    game: Any = None,
+    max_failures: int = 10,
+    verbose: bool = False,
+    progress: bool = False,
+) -> tuple[collections.Counter, list[str]]:
     """Play ``n_deals`` seeded deals in both engines; return (coverage counters,
     failure messages), stopping after ``max_failures`` mismatching deals."""
     if game is None:
@@ -346,25 +404,44 @@ def run_deals(base_seed: int, n_deals: int, policy: str = "uniform", game: Any =
         events["deals"] += 1
         if progress and (i + 1) % 5000 == 0:
             rate = (i + 1) / (time.time() - t0)
-            print(f"  {i + 1}/{n_deals} deals, {rate:.0f} deals/s, "
-                  f"{events['mismatching deals']} mismatching", file=sys.stderr)
+            print(
+                f"  {i + 1}/{n_deals} deals, {rate:.0f} deals/s, "
+                f"{events['mismatching deals']} mismatching",
+                file=sys.stderr,
+            )
     return events, failures
 
 
 REQUIRED_EVENTS = {
-    "uniform": ["exchange played", "marriage played", "marriage offered, talon empty",
-                "exchange offered, first lead", "strict follow restricts",
-                "outcome 1 GP claim", "outcome 2 GP claim", "outcome 3 GP claim",
-                "outcome 1 GP last_trick", "pending points outstanding"],
-    "eager": ["exchange played", "exchange offered, talon 2", "marriage played",
-              "marriage offered, talon empty", "deal ends with pending points"],
+    "uniform": [
+        "exchange played",
+        "marriage played",
+        "marriage offered, talon empty",
+        "exchange offered, first lead",
+        "strict follow restricts",
+        "outcome 1 GP claim",
+        "outcome 2 GP claim",
+        "outcome 3 GP claim",
+        "outcome 1 GP last_trick",
+        "pending points outstanding",
+    ],
+    "eager": [
+        "exchange played",
+        "exchange offered, talon 2",
+        "marriage played",
+        "marriage offered, talon empty",
+        "deal ends with pending points",
+    ],
 }
 
 
-def _format_failures(base_seed: int, n: int, policy: str, events: collections.Counter,
-                     failures: list[str]) -> str:
-    head = (f"{len(failures)} mismatching deal(s) (stopped early: {events['deals']} of {n} "
-            f"deals checked) with base seed {base_seed}, policy {policy}; first ones:\n\n")
+def _format_failures(
+    base_seed: int, n: int, policy: str, events: collections.Counter, failures: list[str]
+) -> str:
+    head = (
+        f"{len(failures)} mismatching deal(s) (stopped early: {events['deals']} of {n} "
+        f"deals checked) with base seed {base_seed}, policy {policy}; first ones:\n\n"
+    )
     return head + "\n\n".join(failures[:3])
 
 
@@ -395,10 +472,13 @@ if pytest is not None:
         text = os.environ.get(DEALS_ENV)
         return int(text) if text else default
 
-    @pytest.mark.parametrize("policy,default_deals", [
-        ("uniform", DEFAULT_DEALS),
-        ("eager", DEFAULT_EAGER_DEALS),
-    ])
+    @pytest.mark.parametrize(
+        "policy,default_deals",
+        [
+            ("uniform", DEFAULT_DEALS),
+            ("eager", DEFAULT_EAGER_DEALS),
+        ],
+    )
     def test_vu_differential(vu_game: Any, base_seed: int, policy: str, default_deals: int) -> None:
         """Legal actions at every decision, and the outcome, match VU on seeded random deals."""
         n = _n_deals(default_deals)
@@ -416,6 +496,7 @@ if pytest is not None:
         if vb is None:
             pytest.skip(f"VU package 'schnapsen' not importable: {_VU_IMPORT_ERROR}")
         from schnapsen.game import SchnapsenDeckGenerator
+
         gen = SchnapsenDeckGenerator()
         for s in (0, 1, deal_seed(DEFAULT_SEED, 7)):
             vu_deck = gen.shuffle_deck(gen.get_initial_deck(), random.Random(s)).get_cards()
@@ -427,25 +508,43 @@ if pytest is not None:
         result = vb.play_vu(deck, vb.random_chooser(rng))
         assert result.winner in (0, 1) and result.game_points in (1, 2, 3)
         assert result.history and all(
-            a == "exchange" or a.split()[0] in ("play", "marry") for a in result.history)
+            a == "exchange" or a.split()[0] in ("play", "marry") for a in result.history
+        )
 
 
 # --------------------------------------------------------------------------
 # command line
 # --------------------------------------------------------------------------
 
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m tests.test_vu_differential",
-        description="Differential test of the vu_schnapsen preset against the VU 'schnapsen' engine.")
-    ap.add_argument("--deals", type=int, default=None,
-                    help=f"number of deals (default ${DEALS_ENV} or {DEFAULT_DEALS})")
-    ap.add_argument("--seed", default=None,
-                    help=f"base seed, an integer or 'random' (default ${SEED_ENV} or {DEFAULT_SEED})")
-    ap.add_argument("--policy", choices=sorted(POLICIES), default="uniform",
-                    help="move choice: uniform random, or eager (always exchange/marry if possible)")
-    ap.add_argument("--deal-seed", type=int, default=None,
-                    help="replay only this one deal seed (as printed in a failure)")
+        description="Differential test of the vu_schnapsen preset against VU's 'schnapsen'.",
+    )
+    ap.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help=f"number of deals (default ${DEALS_ENV} or {DEFAULT_DEALS})",
+    )
+    ap.add_argument(
+        "--seed",
+        default=None,
+        help=f"base seed, an integer or 'random' (default ${SEED_ENV} or {DEFAULT_SEED})",
+    )
+    ap.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        default="uniform",
+        help="move choice: uniform random, or eager (always exchange/marry if possible)",
+    )
+    ap.add_argument(
+        "--deal-seed",
+        type=int,
+        default=None,
+        help="replay only this one deal seed (as printed in a failure)",
+    )
     ap.add_argument("--max-failures", type=int, default=10)
     ap.add_argument("--verbose", action="store_true", help="print every decision")
     args = ap.parse_args(argv)
@@ -470,12 +569,21 @@ def main(argv: list[str] | None = None) -> int:
     n = args.deals if args.deals is not None else int(os.environ.get(DEALS_ENV) or DEFAULT_DEALS)
     print(f"{n} deals, base seed {seed}, policy {args.policy} (setup {t_setup:.1f} s)")
     t0 = time.time()
-    events, failures = run_deals(seed, n, args.policy, game=game, max_failures=args.max_failures,
-                                 verbose=args.verbose, progress=True)
+    events, failures = run_deals(
+        seed,
+        n,
+        args.policy,
+        game=game,
+        max_failures=args.max_failures,
+        verbose=args.verbose,
+        progress=True,
+    )
     dt = time.time() - t0
-    print(f"checked {events['deals']} deals, {events['decisions']} decisions in {dt:.1f} s "
-          f"({events['deals'] / max(dt, 1e-9):.0f} deals/s); mismatching deals: "
-          f"{events['mismatching deals']}")
+    print(
+        f"checked {events['deals']} deals, {events['decisions']} decisions in {dt:.1f} s "
+        f"({events['deals'] / max(dt, 1e-9):.0f} deals/s); mismatching deals: "
+        f"{events['mismatching deals']}"
+    )
     for k in sorted(events):
         print(f"  {k}: {events[k]}")
     for f in failures:

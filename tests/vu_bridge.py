@@ -104,27 +104,27 @@ def seeded_deck(seed: int) -> tuple[list[str], random.Random]:
 class VUView:
     """What VU shows at one decision point (for extra cross-checks)."""
 
-    player: int                 # 0 = bot1 (first leader), 1 = bot2
+    player: int  # 0 = bot1 (first leader), 1 = bot2
     is_leader: bool
     leader_move: str | None  # the leader's move when following, else None
-    hand: list[str]             # the mover's hand, VU hand order
+    hand: list[str]  # the mover's hand, VU hand order
     opponent_hand: list[str] | None  # known only in phase two
     talon_size: int
     trump_suit: str
     trump_card: str | None
-    my_score: tuple[int, int]   # (direct, pending)
+    my_score: tuple[int, int]  # (direct, pending)
     opponent_score: tuple[int, int]
     # Full engine state (read from VU's GameState, for cross-checks only):
-    hands: dict = field(default_factory=dict)    # player -> hand (VU order)
-    talon: list = field(default_factory=list)    # top first, trump card last
-    scores: dict = field(default_factory=dict)   # player -> (direct, pending)
+    hands: dict = field(default_factory=dict)  # player -> hand (VU order)
+    talon: list = field(default_factory=list)  # top first, trump card last
+    scores: dict = field(default_factory=dict)  # player -> (direct, pending)
 
 
 @dataclass
 class VUResult:
-    winner: int                 # 0 or 1
+    winner: int  # 0 or 1
     game_points: int
-    reason: str                 # "claim" (66 reached) or "last_trick"
+    reason: str  # "claim" (66 reached) or "last_trick"
     scores: dict = field(default_factory=dict)  # player -> (direct, pending)
     history: list[str] = field(default_factory=list)
 
@@ -159,8 +159,11 @@ class _ControllerBot(Bot):
             is_leader=perspective.am_i_leader(),
             leader_move=None if leader_move is None else move_to_str(leader_move),
             hand=[card_to_str(c) for c in perspective.get_hand().get_cards()],
-            opponent_hand=([card_to_str(c) for c in perspective.get_opponent_hand_in_phase_two().get_cards()]
-                           if phase_two else None),
+            opponent_hand=(
+                [card_to_str(c) for c in perspective.get_opponent_hand_in_phase_two().get_cards()]
+                if phase_two
+                else None
+            ),
             talon_size=perspective.get_talon_size(),
             trump_suit=SUIT_TO_STR[perspective.get_trump_suit()],
             trump_card=None if trump_card is None else card_to_str(trump_card),
@@ -197,7 +200,9 @@ class _InjectedDeckGenerator(SchnapsenDeckGenerator):
             raise ValueError(f"not a permutation of VU's 20-card deck: {list(permutation)}")
         self._permutation = cards
 
-    def shuffle_deck(self, deck: OrderedCardCollection, rng: random.Random) -> OrderedCardCollection:  # type: ignore[override]
+    def shuffle_deck(
+        self, deck: OrderedCardCollection, rng: random.Random
+    ) -> OrderedCardCollection:  # type: ignore[override]
         return OrderedCardCollection(list(self._permutation))
 
 
@@ -216,8 +221,10 @@ def play_vu(deck: Sequence[str], chooser: Chooser) -> VUResult:
         winner=winner,
         game_points=points,
         reason=reason,
-        scores={winner: (winner_score.direct_points, winner_score.pending_points),
-                loser: bots[loser].final_score},
+        scores={
+            winner: (winner_score.direct_points, winner_score.pending_points),
+            loser: bots[loser].final_score,
+        },
         history=history,
     )
 
@@ -225,6 +232,7 @@ def play_vu(deck: Sequence[str], chooser: Chooser) -> VUResult:
 def random_chooser(rng: random.Random) -> Chooser:
     def choose(view: VUView, legal: list) -> str:
         return rng.choice(legal)
+
     return choose
 
 
@@ -235,9 +243,12 @@ def _demo(n: int = 3, seed: int = 0) -> None:
 
         def chooser(view: VUView, legal: list, rng=rng) -> str:
             a = rng.choice(legal)
-            print(f"  p{view.player} {'lead' if view.is_leader else 'foll'} hand={' '.join(view.hand)} "
-                  f"talon={view.talon_size} trump={view.trump_card or view.trump_suit} "
-                  f"score={view.my_score}/{view.opponent_score} legal={legal} -> {a}")
+            role = "lead" if view.is_leader else "foll"
+            print(
+                f"  p{view.player} {role} hand={' '.join(view.hand)} "
+                f"talon={view.talon_size} trump={view.trump_card or view.trump_suit} "
+                f"score={view.my_score}/{view.opponent_score} legal={legal} -> {a}"
+            )
             return a
 
         r = play_vu(deck, chooser)

@@ -1,0 +1,68 @@
+"""Benchmarks: uniformly random playouts in numba, and the C yardstick beside them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from . import core
+from .game import Game
+
+REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
+
+
+def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
+    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded."""
+    if deals < 1:
+        raise ValueError(f"invalid deals {deals!r}: need at least 1")
+    game = Game(preset)
+    core.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
+    start = time.perf_counter()
+    plies, game_points = core.random_playouts(game.rule_array, deals, seed)
+    seconds = time.perf_counter() - start
+    return {
+        "preset": preset,
+        "deals": deals,
+        "seed": seed,
+        "seconds": round(seconds, 6),
+        "deals_per_s": round(deals / seconds, 1),
+        "plies_per_deal": round(plies / deals, 4),
+        "game_points_per_deal": round(game_points / deals, 5),
+    }
+
+
+def bench_reference_c(deals: int, seed: int = 1) -> dict:
+    """Compile and run the hand-written C playout of ``sixty_six`` (needs a C compiler)."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise RuntimeError("no C compiler (cc or gcc) found for the C reference benchmark")
+    with tempfile.TemporaryDirectory() as folder:
+        binary = Path(folder) / "random_playout"
+        command = [compiler, "-O3", "-march=native", "-o", str(binary), str(REFERENCE_C)]
+        subprocess.run(command, check=True)
+        output = subprocess.run(
+            [str(binary), str(deals), str(seed)], check=True, capture_output=True, text=True
+        ).stdout
+    return json.loads(output)
+
+
+def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
+    """Alternate numba and C runs of ``sixty_six``; report the best of each and their ratio."""
+    numba_runs = []
+    c_runs = []
+    for _ in range(rounds):
+        numba_runs.append(bench_core("sixty_six", deals, seed))
+        c_runs.append(bench_reference_c(deals, seed))
+    best_numba = max(numba_runs, key=lambda run: run["deals_per_s"])
+    best_c = max(c_runs, key=lambda run: run["deals_per_s"])
+    return {
+        **best_numba,
+        "rounds": rounds,
+        "c_deals_per_s": best_c["deals_per_s"],
+        "c_plies_per_deal": best_c["plies_per_deal"],
+        "ratio_to_c": round(best_numba["deals_per_s"] / best_c["deals_per_s"], 3),
+    }
