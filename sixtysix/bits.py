@@ -52,14 +52,14 @@ def _deposit_bits(typingctx, source, mask):
 
 if HAS_PDEP:
 
-    @njit(cache=True)
+    @njit(cache=True, inline="always")
     def nth_set_bit(mask, n):
         """Index of the n-th (from 0) set bit of ``mask`` (branch-free with pdep)."""
         return trailing_zeros(_deposit_bits(np.int64(1) << n, mask))
 
 else:
 
-    @njit(cache=True)
+    @njit(cache=True, inline="always")
     def nth_set_bit(mask, n):
         """Index of the n-th (from 0) set bit of ``mask``."""
         for _ in range(n):

@@ -51,8 +51,10 @@ def _demo(preset: str, deals: int, seed: int) -> int:
     print(f"{deals} random deal(s) of {preset}, seed {seed}\n")
     for number in range(deals):
         state = game.new_deal(seed=seed + number)
-        print(f"deal {number + 1}: dealer {state.dealer}, trump {state.trump_suit}, "
-              f"face-up {state.trump_card}")
+        print(
+            f"deal {number + 1}: dealer {state.dealer}, trump {state.trump_suit}, "
+            f"face-up {state.trump_card}"
+        )
         for player, hand in enumerate(state.hands):
             print(f"  player {player}: {' '.join(hand)}")
         while not state.is_terminal:
@@ -72,7 +74,9 @@ def _presets(as_json: bool) -> int:
         print(json.dumps(table, indent=2))
         return 0
     for name, options in table.items():
-        changed = {key: value for key, value in options.items() if PRESETS[name].get(key) is not None}
+        changed = {
+            key: value for key, value in options.items() if PRESETS[name].get(key) is not None
+        }
         print(f"{name}: " + (", ".join(f"{k}={v!r}" for k, v in changed.items()) or "(defaults)"))
     return 0
 

@@ -1,7 +1,8 @@
 """The numba game core: deal, legal actions, apply, trick resolution, scoring.
 
-A deal's whole state is one small int32 array (indices are the ``S_*``
-constants); the rules are the int32 array made by ``rules.compile_rules``.
+A deal's whole state is one numpy record (``STATE_DTYPE``); the rules are the
+record made by ``rules.compile_rules``. Records are passed by pointer, with no
+reference counting, so the kernels stay fast.
 Kernels never allocate per move. Action ids:
 
 * ``0..23``   play card ``id``
@@ -29,12 +30,10 @@ from .rules import (
     FALSE_CLAIM_FIXED_2,
     LEAD_EITHER,
     LEAD_KING,
-    LEAD_QUEEN,
     OPPONENT_OUT_AS_FAILED_CLOSE,
     SCALE_STANDARD,
     SCHWARZ_NO_TRICKS,
     TO_DEALER,
-    TO_NON_DEALER,
     TO_TALON,
     TO_TRUMP,
     TRICK_STANDARD,
@@ -87,33 +86,33 @@ REASONS = (
     WHY_NO_SCORE,
 ) = range(len(REASONS))
 
-# ---- state layout: one record per deal (all int32) ---------------------------------
+# ---- state layout: one record per deal (all int64) ---------------------------------
 STATE_DTYPE = np.dtype(
     [
-        ("hand", np.int32, (2,)),  # hand masks of players 0 and 1
-        ("won", np.int32, (2,)),  # masks of cards won in tricks
-        ("points", np.int32, (2,)),  # credited card points (tricks, last-trick bonus, VU marriages)
-        ("marriage", np.int32, (2,)),  # declared marriage points (pending ones under VU rules)
-        ("tricks", np.int32, (2,)),  # tricks won
-        ("married_suits", np.int32, (2,)),  # bit mask of the suits each player declared
-        ("talon", np.int32, (16,)),  # talon cards from talon_top; the face-up trump card last
-        ("talon_top", np.int32),  # index of the top card
-        ("talon_end", np.int32),  # one past the last card; size = end - top
-        ("trump", np.int32),  # trump suit
-        ("phase", np.int32),  # decision point, see above
-        ("to_move", np.int32),  # player to decide, -1 when over
-        ("leader", np.int32),  # leader of the current trick
-        ("led", np.int32),  # card led to the current trick, -1 if none
-        ("closed_by", np.int32),  # closer, -1 if the talon was not closed
-        ("snap_tricks", np.int32),  # the non-closer's tricks at the close
-        ("snap_total", np.int32),  # the non-closer's total at the close
-        ("tricks_done", np.int32),  # completed tricks
-        ("turn_acted", np.int32),  # bits: the leader exchanged (1) or closed (2) this turn
-        ("last_winner", np.int32),  # winner of the latest trick, -1 before the first
-        ("winner", np.int32),  # deal winner, -1 if none (draw, no score, not over)
-        ("game_points", np.int32),
-        ("reason", np.int32),  # index into REASONS, -1 while not over
-        ("dealer", np.int32),
+        ("hand", np.int64, (2,)),  # hand masks of players 0 and 1
+        ("won", np.int64, (2,)),  # masks of cards won in tricks
+        ("points", np.int64, (2,)),  # credited card points (tricks, last-trick bonus, VU marriages)
+        ("marriage", np.int64, (2,)),  # declared marriage points (pending ones under VU rules)
+        ("tricks", np.int64, (2,)),  # tricks won
+        ("married_suits", np.int64, (2,)),  # bit mask of the suits each player declared
+        ("talon", np.int64, (16,)),  # talon cards from talon_top; the face-up trump card last
+        ("talon_top", np.int64),  # index of the top card
+        ("talon_end", np.int64),  # one past the last card; size = end - top
+        ("trump", np.int64),  # trump suit
+        ("phase", np.int64),  # decision point, see above
+        ("to_move", np.int64),  # player to decide, -1 when over
+        ("leader", np.int64),  # leader of the current trick
+        ("led", np.int64),  # card led to the current trick, -1 if none
+        ("closed_by", np.int64),  # closer, -1 if the talon was not closed
+        ("snap_tricks", np.int64),  # the non-closer's tricks at the close
+        ("snap_total", np.int64),  # the non-closer's total at the close
+        ("tricks_done", np.int64),  # completed tricks
+        ("turn_acted", np.int64),  # bits: the leader exchanged (1) or closed (2) this turn
+        ("last_winner", np.int64),  # winner of the latest trick, -1 before the first
+        ("winner", np.int64),  # deal winner, -1 if none (draw, no score, not over)
+        ("game_points", np.int64),
+        ("reason", np.int64),  # index into REASONS, -1 while not over
+        ("dealer", np.int64),
     ],
     align=True,
 )
@@ -122,14 +121,13 @@ ACTED_EXCHANGE = 1
 ACTED_CLOSE = 2
 
 QUEENS = 0b000100_000100_000100_000100  # the queen bit of every suit
-CARD_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int32)
+SUIT_OF = np.array([card // 6 for card in range(24)], dtype=np.int64)  # a lookup beats // 6
 
 
 @njit(cache=True, inline="always")
 def card_points(card, rules):
     """Points of one card (the nine's value is a rule)."""
-    rank = card % 6
-    return rules.nine_points if rank == 0 else CARD_POINTS[rank]
+    return rules.card_points[card]
 
 
 @njit(cache=True, inline="always")
@@ -159,7 +157,7 @@ def exchange_card(state, rules):
     return state.trump * 6 + rules.exchange_rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal(state, rules, deck, dealer):
     """Set up a fresh deal from a deck permutation (first dealt first)."""
     state.hand[:] = 0
@@ -180,10 +178,8 @@ def deal(state, rules, deck, dealer):
     for position in range(rules.deck_size):
         card = deck[position]
         where = rules.dest[position]
-        if where == TO_NON_DEALER:
-            state.hand[non_dealer] |= 1 << card
-        elif where == TO_DEALER:
-            state.hand[dealer] |= 1 << card
+        if where <= TO_DEALER:  # TO_NON_DEALER ^ non_dealer is the non-dealer, etc.
+            state.hand[where ^ non_dealer] |= 1 << card
         elif where == TO_TRUMP:
             trump_card = card
         elif where == TO_TALON:
@@ -226,7 +222,7 @@ def _claim_offered(state, rules, player):
     return mode != CLAIM_OPTIONAL_VERIFIED or total(state, rules, player) >= 66
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead_actions(state, rules):
     player = state.leader
     hand = state.hand[player]
@@ -236,9 +232,7 @@ def _lead_actions(state, rules):
     is_open = talon_open(state)
     pairs = hand & (hand >> 1) & QUEENS  # queens whose king is in hand
     if pairs and (rules.marry_first_lead or not first_lead):
-        if is_open or rules.marry_strict or (
-            rules.marry_closing_turn and acted & ACTED_CLOSE
-        ):
+        if is_open or rules.marry_strict or (rules.marry_closing_turn and acted & ACTED_CLOSE):
             lead_card = rules.marry_lead_card
             if lead_card == LEAD_EITHER:
                 legal |= np.int64(pairs | pairs << 1) << A_MARRY
@@ -277,7 +271,7 @@ def _marry_claims(state, rules, player, pairs):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow_actions(state, rules):
     player = 1 - state.leader
     hand = state.hand[player]
@@ -287,7 +281,7 @@ def _follow_actions(state, rules):
             legal |= np.int64(1) << A_EXCHANGE
         return legal
     led = state.led
-    led_suit = led // 6
+    led_suit = SUIT_OF[led]
     same_suit = hand & (0x3F << (led_suit * 6))
     if rules.must_head:
         higher = same_suit & ~((2 << led) - 1)
@@ -302,7 +296,7 @@ def _follow_actions(state, rules):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(state, rules):
     """Bit mask over action ids of the legal actions (0 when the deal is over)."""
     phase = state.phase
@@ -428,8 +422,8 @@ def _end_of_cards(state, rules):
 @njit(cache=True, inline="always")
 def _follower_wins(state, rules, led, played):
     """Trick resolution (RULES.md section 4): does the follower's card win?"""
-    led_suit = led // 6
-    played_suit = played // 6
+    led_suit = SUIT_OF[led]
+    played_suit = SUIT_OF[played]
     if led_suit == played_suit:
         return played > led
     trump = state.trump
@@ -462,7 +456,7 @@ def _draw(state):
     state.talon_top = top + 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _close(state, rules, closer):
     """Close the talon: snapshot the opponent, then L3 or the closer's lead."""
     opponent = 1 - closer
@@ -477,7 +471,7 @@ def _close(state, rules, closer):
         state.to_move = opponent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _swap_with_talon_bottom(state, rules, player):
     """Exchange: the player's exchange card replaces the talon's last card, which he takes."""
     last = state.talon_end - 1
@@ -486,7 +480,7 @@ def _swap_with_talon_bottom(state, rules, player):
     state.talon[last] = card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve_trick(state, rules, played):
     leader = state.leader
     led = state.led
@@ -527,14 +521,14 @@ def _resolve_trick(state, rules, played):
         _start_turn(state, winner)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _declare_marriage(state, rules, player, suit):
     value = 40 if suit == state.trump else 20
     state.marriage[player] += value
     state.married_suits[player] |= 1 << suit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(state, rules, action):
     """Apply a legal action id (legality is the caller's duty: see ``legal_mask``)."""
     player = state.to_move
@@ -548,7 +542,7 @@ def apply_action(state, rules, action):
             _resolve_trick(state, rules, action)
     elif action < A_EXCHANGE:
         card = action - A_MARRY
-        _declare_marriage(state, rules, player, card // 6)
+        _declare_marriage(state, rules, player, SUIT_OF[card])
         if (
             rules.claim_mode == CLAIM_AUTOMATIC
             and rules.claim_after_marriage
@@ -584,15 +578,6 @@ def apply_action(state, rules, action):
     else:
         _declare_marriage(state, rules, player, action - A_MARRY_CLAIM)
         _claim(state, rules, player)
-
-
-@njit(cache=True)
-def apply_checked(state, rules, action):
-    """Apply ``action`` if it is legal; return whether it was."""
-    if action < 0 or action >= NUM_ACTIONS or not (legal_mask(state, rules) >> action) & 1:
-        return False
-    apply_action(state, rules, action)
-    return True
 
 
 # ---- entry points taking one-element record arrays (for Python callers) ------------------

@@ -21,14 +21,14 @@ class IllegalActionError(ValueError):
 
 
 class Game:
-    """A rule set: a preset name plus option overrides, e.g. ``Game("schnapsen", claim_mode="manual")``."""
+    """A rule set: a preset plus overrides, e.g. ``Game("schnapsen", claim_mode="manual")``."""
 
     def __init__(self, preset: str = "sixty_six", **overrides) -> None:
         self.preset = preset
         self.rules: RuleSet = make_rules(preset, **overrides)
         self.overrides = dict(overrides)
         self.rule_array = compile_rules(self.rules)
-        self.deck_cards = sorted(mask_to_cards(int(self.rule_array[0]['deck_mask'])))
+        self.deck_cards = sorted(mask_to_cards(int(self.rule_array[0]["deck_mask"])))
 
     def __repr__(self) -> str:
         options = "".join(f", {name}={value!r}" for name, value in self.overrides.items())
@@ -41,7 +41,7 @@ class Game:
         deck: Sequence[str] | None = None,
         dealer: int | None = None,
     ) -> State:
-        """A fresh deal: a random deck and dealer from ``seed``, or an exact ``deck`` and ``dealer``."""
+        """A fresh deal: deck and dealer from ``seed``, or an exact ``deck`` and ``dealer``."""
         if deck is None:
             if seed is None:
                 raise ValueError("new_deal needs a seed, or a deck and a dealer")
@@ -60,14 +60,14 @@ class Game:
     def _parse_deck(self, deck: Sequence[str]) -> list[int]:
         cards = [parse_card(text) for text in deck]
         valid = set(self.deck_cards)
-        for text, card in zip(deck, cards):
+        for text, card in zip(deck, cards, strict=True):
             if card not in valid:
                 raise ValueError(
                     f"card {text!r} is not in the {len(valid)}-card deck of this game "
                     f"({' '.join(card_name(c) for c in self.deck_cards)})"
                 )
         seen = set()
-        for text, card in zip(deck, cards):
+        for text, card in zip(deck, cards, strict=True):
             if card in seen:
                 raise ValueError(f"card {text!r} appears twice in the deck")
             seen.add(card)
@@ -120,22 +120,22 @@ class State:
     @property
     def current_player(self) -> int | None:
         """The player to decide, ``None`` when the deal is over."""
-        return None if self.is_terminal else int(self.array[0]['to_move'])
+        return None if self.is_terminal else int(self.array[0]["to_move"])
 
     @property
     def is_terminal(self) -> bool:
-        return int(self.array[0]['phase']) == core.OVER
+        return int(self.array[0]["phase"]) == core.OVER
 
     @property
     def outcome(self) -> tuple[int | None, int, str] | None:
         """``(winner, game_points, reason)`` once the deal is over; reasons in ``core.REASONS``."""
         if not self.is_terminal:
             return None
-        winner = int(self.array[0]['winner'])
+        winner = int(self.array[0]["winner"])
         return (
             None if winner < 0 else winner,
-            int(self.array[0]['game_points']),
-            core.REASONS[int(self.array[0]['reason'])],
+            int(self.array[0]["game_points"]),
+            core.REASONS[int(self.array[0]["reason"])],
         )
 
     @property
@@ -147,9 +147,9 @@ class State:
     def pending_marriage_points(self) -> tuple[int, int]:
         """Declared marriage points that do not count yet (no trick won, or VU pending)."""
         return tuple(
-            int(self.array[0]['marriage'][p])
+            int(self.array[0]["marriage"][p])
             if self.game.rules.marriage_points_validation != "any_trick"
-            or self.array[0]['tricks'][p] == 0
+            or self.array[0]["tricks"][p] == 0
             else 0
             for p in (0, 1)
         )
@@ -157,22 +157,22 @@ class State:
     @property
     def hands(self) -> tuple[list[str], list[str]]:
         """Both hands as sorted card strings (the full truth)."""
-        return tuple(mask_to_names(int(self.array[0]['hand'][p])) for p in (0, 1))
+        return tuple(mask_to_names(int(self.array[0]["hand"][p])) for p in (0, 1))
 
     @property
     def won_cards(self) -> tuple[list[str], list[str]]:
         """Cards each player has taken in tricks, sorted."""
-        return tuple(mask_to_names(int(self.array[0]['won'][p])) for p in (0, 1))
+        return tuple(mask_to_names(int(self.array[0]["won"][p])) for p in (0, 1))
 
     @property
     def tricks_won(self) -> tuple[int, int]:
-        return tuple(int(t) for t in self.array[0]['tricks'])
+        return tuple(int(t) for t in self.array[0]["tricks"])
 
     @property
     def talon(self) -> list[str]:
         """Remaining talon cards, top first; the face-up (or turned-down) trump card last."""
-        top, end = int(self.array[0]['talon_top']), int(self.array[0]['talon_end'])
-        return [card_name(int(c)) for c in self.array[0]['talon'][top:end]]
+        top, end = int(self.array[0]["talon_top"]), int(self.array[0]["talon_end"])
+        return [card_name(int(c)) for c in self.array[0]["talon"][top:end]]
 
     @property
     def trump_card(self) -> str | None:
@@ -182,27 +182,27 @@ class State:
 
     @property
     def trump_suit(self) -> str:
-        return SUITS[int(self.array[0]['trump'])]
+        return SUITS[int(self.array[0]["trump"])]
 
     @property
     def closed_by(self) -> int | None:
-        closer = int(self.array[0]['closed_by'])
+        closer = int(self.array[0]["closed_by"])
         return None if closer < 0 else closer
 
     @property
     def leader(self) -> int:
         """Leader of the current trick."""
-        return int(self.array[0]['leader'])
+        return int(self.array[0]["leader"])
 
     @property
     def led_card(self) -> str | None:
         """The card led to the current trick, if any."""
-        led = int(self.array[0]['led'])
+        led = int(self.array[0]["led"])
         return None if led < 0 else card_name(led)
 
     @property
     def tricks_played(self) -> int:
-        return int(self.array[0]['tricks_done'])
+        return int(self.array[0]["tricks_done"])
 
     def __repr__(self) -> str:
         status = f"outcome={self.outcome}" if self.is_terminal else f"to_move={self.current_player}"

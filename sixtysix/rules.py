@@ -1,8 +1,7 @@
 """Rule options (RULES.md section 12), the named presets, and their compilation.
 
 A :class:`RuleSet` is frozen and validated; :func:`compile_rules` turns it into
-the small int32 array the numba kernels read (indices are the ``R_*``
-constants below).
+the numpy record the numba kernels read (``RULES_DTYPE``).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import JACK, NINE
+from .cards import JACK, NINE, RANK_POINTS
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
@@ -236,7 +235,9 @@ def _validate(rules: RuleSet) -> None:
             f"valid values are {', '.join(repr(p) for p in DEAL_PATTERNS)}"
         )
     target = rules.match_target
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or target < 1
+    ):
         raise ValueError(
             f"invalid value {target!r} for rule option 'match_target': "
             "valid values are a positive integer or None (single deals)"
@@ -244,7 +245,9 @@ def _validate(rules: RuleSet) -> None:
     if rules.deck == 20 and rules.nine_points != 0:
         raise ValueError("invalid rules: nine_points=1 needs deck=24 (a 20-card deck has no nines)")
     if rules.deck == 20 and rules.exchange_rank == "9":
-        raise ValueError("invalid rules: exchange_rank='9' needs deck=24 (a 20-card deck has no nines)")
+        raise ValueError(
+            "invalid rules: exchange_rank='9' needs deck=24 (a 20-card deck has no nines)"
+        )
     dealt = _pattern_hand_sizes(rules.deal_pattern, rules.hand_size)
     if dealt != rules.hand_size:
         raise ValueError(
@@ -281,7 +284,7 @@ def deal_destinations(rules: RuleSet) -> list[int]:
     return dest + [TO_TALON] * (rules.deck - len(dest))
 
 
-# Fields of the compiled rule record the kernels read (all int32).
+# Fields of the compiled rule record the kernels read (all int64).
 RULE_FIELDS = (
     "nine_points",
     "trick_rule",
@@ -316,7 +319,9 @@ RULE_FIELDS = (
     "deck_mask",
 )
 RULES_DTYPE = np.dtype(
-    [(name, np.int32) for name in RULE_FIELDS] + [("dest", np.int32, (24,))], align=True
+    [(name, np.int64) for name in RULE_FIELDS]
+    + [("dest", np.int64, (24,)), ("card_points", np.int64, (24,))],
+    align=True,
 )
 
 # Integer codes of enumerated options, as compiled.
@@ -378,4 +383,9 @@ def compile_rules(rules: RuleSet) -> np.ndarray:
         compiled[0][name] = int(value)
     dest = deal_destinations(rules)
     compiled[0]["dest"][: len(dest)] = dest
+    compiled[0]["card_points"] = [
+        rules.nine_points if rank == NINE else RANK_POINTS[rank]
+        for _ in range(4)
+        for rank in range(6)
+    ]
     return compiled
