@@ -74,9 +74,7 @@ def _presets(as_json: bool) -> int:
         print(json.dumps(table, indent=2))
         return 0
     for name, options in table.items():
-        changed = {
-            key: value for key, value in options.items() if PRESETS[name].get(key) is not None
-        }
+        changed = {key: value for key, value in options.items() if key in PRESETS[name]}
         print(f"{name}: " + (", ".join(f"{k}={v!r}" for k, v in changed.items()) or "(defaults)"))
     return 0
 
