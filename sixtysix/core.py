@@ -618,47 +618,50 @@ def totals_array(state_array, rules_array):
 
 
 @njit(cache=True, inline="always")
-def _next_random(rng):
-    """xorshift64* step on a one-element uint64 array; returns 32 random bits."""
-    x = rng[0]
+def random_below(rng_state, n):
+    """One xorshift64* step: ``(next state, uniform integer in [0, n))`` for n < 2**32.
+
+    The state is a local value, not memory, so it stays in a register.
+    """
+    x = rng_state
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
-    rng[0] = x
-    return (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    bits32 = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return x, np.int64((bits32 * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
-def _random_below(rng, n):
-    """Uniform integer in ``[0, n)`` (multiply-shift; bias below 2**-27 for n < 64)."""
-    return np.int64((_next_random(rng) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def random_playouts(rules_array, deals, seed):
+def playouts(rules, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
-    rules = rules_array[0]
     state_array = np.zeros(1, dtype=STATE_DTYPE)
     state = state_array[0]
     deck_size = rules.deck_size
-    deck = np.empty(deck_size, dtype=np.int32)
+    deck = np.empty(deck_size, dtype=np.int64)
     n = 0
     for card in range(24):
         if (rules.deck_mask >> card) & 1:
             deck[n] = card
             n += 1
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    rng = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
     plies = 0
     game_points = 0
     for _ in range(deals):
         for i in range(deck_size - 1, 0, -1):
-            j = _random_below(rng, i + 1)
+            rng, j = random_below(rng, i + 1)
             deck[i], deck[j] = deck[j], deck[i]
-        deal(state, rules, deck, _random_below(rng, 2))
+        rng, dealer = random_below(rng, 2)
+        deal(state, rules, deck, dealer)
         while state.phase != OVER:
             legal = legal_mask(state, rules)
-            apply_action(state, rules, nth_set_bit(legal, _random_below(rng, popcount(legal))))
+            rng, choice = random_below(rng, popcount(legal))
+            apply_action(state, rules, nth_set_bit(legal, choice))
             plies += 1
         game_points += state.game_points
     return plies, game_points
+
+
+@njit(cache=True)
+def random_playouts(rules_array, deals, seed):
+    """``playouts`` with the rules read at run time (one compiled kernel for every rule set)."""
+    return playouts(rules_array[0], deals, seed)
