@@ -1,0 +1,71 @@
+"""The command line, the benchmarks and the rule-specialized kernels."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+import sixtysix
+from sixtysix import cli, core
+from sixtysix.specialize import specialized_playouts
+
+
+def run_cli(capsys, *args: str) -> str:
+    assert cli.main(list(args)) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("preset", ["sixty_six", "schnapsen", "vu_schnapsen"])
+def test_specialized_kernel_plays_exactly_like_the_generic_one(preset, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIXTYSIX_KERNEL_DIR", str(tmp_path))
+    game = sixtysix.Game(preset)
+    specialized = specialized_playouts(game)
+    assert specialized(3000, 11) == core.random_playouts(game.rule_array, 3000, 11)
+
+
+def test_bench_core_json_reports_the_documented_fields(capsys):
+    result = json.loads(run_cli(capsys, "bench", "core", "--deals", "2000", "--json"))
+    assert result["preset"] == "sixty_six"
+    assert result["deals"] == 2000
+    assert result["deals_per_s"] > 0
+    # Uniform random play of sixty_six closes often: about 15 plies per deal.
+    assert 13 < result["plies_per_deal"] < 17
+
+
+def test_bench_core_generic_kernel_matches_specialized_counts(capsys):
+    generic = json.loads(run_cli(capsys, "bench", "core", "--deals", "500", "--generic", "--json"))
+    special = json.loads(run_cli(capsys, "bench", "core", "--deals", "500", "--json"))
+    assert generic["kernel"] == "generic" and special["kernel"] == "specialized"
+    assert generic["plies_per_deal"] == special["plies_per_deal"]
+    assert generic["game_points_per_deal"] == special["game_points_per_deal"]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C")
+def test_reference_c_plays_the_same_game_statistically(capsys):
+    out = run_cli(capsys, "bench", "core", "--deals", "200000", "--reference-c", "--json")
+    result = json.loads(out)
+    assert result["ratio_to_c"] > 0
+    # Different random streams, same rules: plies per deal agree within noise.
+    assert abs(result["plies_per_deal"] - result["c_plies_per_deal"]) < 0.1
+
+
+def test_bad_bench_arguments_are_rejected(capsys):
+    assert cli.main(["bench", "core", "--deals", "0"]) == 2
+    assert "invalid --deals 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["bench", "core", "--preset", "bridge"])
+    assert "invalid choice: 'bridge'" in capsys.readouterr().err
+
+
+def test_demo_prints_a_complete_deal(capsys):
+    out = run_cli(capsys, "demo", "--preset", "schnapsen", "--deals", "1", "--seed", "3")
+    assert "deal 1: dealer" in out
+    assert "-> " in out
+
+
+def test_presets_json_lists_every_preset(capsys):
+    table = json.loads(run_cli(capsys, "presets", "--json"))
+    assert list(table) == list(sixtysix.PRESETS)
+    assert table["vu_schnapsen"]["closing_allowed"] is False
