@@ -6,6 +6,7 @@ and tools all see one truth.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -53,7 +54,7 @@ class Game:
             if seed is not None:
                 raise ValueError("give new_deal either a seed or a deck, not both")
             order = self._parse_deck(deck)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if not _is_int(dealer) or dealer not in (0, 1):
             raise ValueError(f"invalid dealer {dealer!r}: the dealer is player 0 or 1")
         return State(self, np.array(order, dtype=np.int32), dealer)
 
@@ -99,7 +100,14 @@ class State:
 
     def apply(self, action: str | int) -> State:
         """Apply an action string (or id); an illegal one raises ``IllegalActionError``."""
-        action_id = parse_action(action) if isinstance(action, str) else int(action)
+        if isinstance(action, str):
+            action_id = parse_action(action)
+        elif _is_int(action):
+            action_id = int(action)
+        else:
+            raise IllegalActionError(
+                f"invalid action {action!r}: give an action string like 'play QH' or an action id"
+            )
         player = self.current_player
         if not core.apply_checked(self.array, self.game.rule_array, action_id):
             shown = action if isinstance(action, str) else action_id
@@ -210,6 +218,11 @@ class State:
             f"<State {self.game.preset} trump={self.trump_suit} hands={self.hands} "
             f"talon={self.talon} points={self.card_points} {status}>"
         )
+
+
+def _is_int(value) -> bool:
+    """An integer (Python or numpy), but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def replay(game: Game, deck: Sequence[str], dealer: int, actions: Iterable[str]) -> State:

@@ -47,7 +47,13 @@ class Match:
         return self.game.new_deal(seed=int(self._rng.integers(2**63)), dealer=self.dealer)
 
     def record(self, state: State) -> None:
-        """Score a finished deal and choose the next dealer."""
+        """Score a finished deal of this game by the current dealer; choose the next dealer."""
+        if state.game.rules != self.game.rules:
+            raise ValueError(f"record() got a deal of {state.game!r}, not of {self.game!r}")
+        if any(state is recorded for recorded in self.deals):
+            raise ValueError("record() got a deal that is already recorded")
+        if state.dealer != self.dealer:
+            raise ValueError(f"record() got a deal by dealer {state.dealer}, not {self.dealer}")
         if not state.is_terminal:
             raise ValueError("record() needs a finished deal")
         winner, points, _ = state.outcome

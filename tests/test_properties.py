@@ -19,6 +19,9 @@ RULES.md (``DealChecker``) checks:
   R-A12 to R-A16) and that the game points and reason lie in the preset's
   documented set.
 
+The same model also runs on random valid combinations of option overrides
+(``test_random_option_combinations_match_rules_model``).
+
 Further properties: deterministic replay (``replay`` and ``new_deal(seed=...)``)
 and ``clone`` independence.  ``test_bulk_random_deals`` plays thousands of
 deals per preset with a light tracker and checks the outcome invariants.
@@ -36,7 +39,7 @@ import random
 import zlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sixtysix
@@ -80,8 +83,7 @@ def make_game(preset: str, mode: str | None) -> sixtysix.Game:
 
 def deck_names(game: sixtysix.Game) -> list[str]:
     """The game's deck as card strings, in a fixed order."""
-    suits, ranks = SUITS, RANKS if game.rules.deck == 24 else RANKS[1:]
-    return [rank + suit for suit in suits for rank in ranks]
+    return deck_names_from_rules(game.rules)
 
 
 def card_points(card: str, rules) -> int:
@@ -213,7 +215,12 @@ def check_outcome_shape(state, rules) -> None:
         assert state.closed_by is None and not any(state.hands) and not state.talon
     if reason == "failed_close":
         assert winner == 1 - state.closed_by and not any(state.hands)
-    if rules.claim_mode == "automatic" and reason in ("higher_total", "draw", "last_trick", "no_score"):
+    if rules.claim_mode == "automatic" and reason in (
+        "higher_total",
+        "draw",
+        "last_trick",
+        "no_score",
+    ):
         # E3 under automatic claims: nobody reached 66 (else the deal ended at that trick)
         assert max(totals) < 66, (outcome, totals)
 
@@ -237,7 +244,11 @@ def expected_outcome(rules, totals, tricks, closer, snapshot, claimant, last_win
                 points = 2
             return claimant, points, "opponent_claim_after_close"
         if closer == claimant:
-            return opponent, failed_close_points(rules, snapshot[0], totals[closer]), "closer_false_claim"
+            return (
+                opponent,
+                failed_close_points(rules, snapshot[0], totals[closer]),
+                "closer_false_claim",
+            )
         if rules.false_claim_penalty == "fixed_2" or tricks[opponent] > 0:
             return opponent, 2, "false_claim"
         return opponent, 3, "false_claim"
@@ -434,7 +445,10 @@ class DealChecker:
             self.claimant = p
             self.finish(after)
         elif kind == "exchange":
-            assert self.phase == "lead" and before.talon_open()
+            assert self.phase == "lead" or (
+                self.phase == "follow" and rules.exchange_timing == "any_time_after_trick_won"
+            )
+            assert before.talon_open()
             ex = self.exchange_card
             assert ex in before.hands[p]
             expected = sorted([c for c in before.hands[p] if c != ex] + [before.talon[-1]])
@@ -442,7 +456,9 @@ class DealChecker:
             assert after.hands[o] == before.hands[o]
             assert after.talon == before.talon[:-1] + [ex]
             assert after.player == p and not after.terminal and unchanged_won
-            self.turn_flags.add("exchange")
+            assert after.led == before.led
+            if self.phase == "lead":
+                self.turn_flags.add("exchange")
         elif kind == "close":
             assert self.phase in ("lead", "pre_draw") and before.talon_open()
             assert after.closed_by == p
@@ -601,13 +617,31 @@ class DealChecker:
             return True
         return self.mode == "optional_verified" and self.total(p, view) >= 66
 
+    def may_exchange(self, p: int, view: View) -> bool:
+        """RULES.md 5.3 (``any_time_after_trick_won`` needs a won trick by its name)."""
+        rules = self.rules
+        needs_trick = (
+            rules.exchange_requires_trick_won or rules.exchange_timing == "any_time_after_trick_won"
+        )
+        return (
+            view.talon_open()
+            and len(view.talon) >= rules.exchange_min_talon
+            and self.exchange_card in view.hands[p]
+            and (not needs_trick or view.tricks[p] > 0)
+        )
+
     def expected_legal(self, view: View) -> set[str]:
         rules = self.rules
         p = view.player
         if self.phase == "follow":
             hand = view.hands[p]
-            cards = set(hand) if view.talon_open() else strict_follow(hand, view.led, self.trump, rules)
-            return {"play " + card for card in cards}
+            cards = (
+                set(hand) if view.talon_open() else strict_follow(hand, view.led, self.trump, rules)
+            )
+            legal = {"play " + card for card in cards}
+            if rules.exchange_timing == "any_time_after_trick_won" and self.may_exchange(p, view):
+                legal.add("exchange")  # 5.3: also before following
+            return legal
         if self.phase == "pre_draw":
             legal = {"close", "draw"}
             if self.claim_offered(p, view):
@@ -634,14 +668,12 @@ class DealChecker:
                 if rules.claim_after_marriage and self.mode != "automatic":
                     value = 40 if suit == self.trump else 20
                     counts = rules.marriage_points_validation == "any_trick" and view.tricks[p] > 0
-                    if self.mode == "manual" or self.total(p, view) + (value if counts else 0) >= 66:
+                    if (
+                        self.mode == "manual"
+                        or self.total(p, view) + (value if counts else 0) >= 66
+                    ):
                         legal.add("marry-claim " + suit)
-        if (
-            is_open
-            and len(view.talon) >= rules.exchange_min_talon
-            and self.exchange_card in hand
-            and (not rules.exchange_requires_trick_won or view.tricks[p] > 0)
-        ):
+        if self.may_exchange(p, view):
             legal.add("exchange")
         if (
             rules.closing_allowed
@@ -659,14 +691,18 @@ class DealChecker:
         rules = self.rules
         # cards conserved and disjoint
         on_table = [view.led] if view.led is not None else []
-        everything = view.hands[0] + view.hands[1] + view.talon + view.won[0] + view.won[1] + on_table
+        everything = (
+            view.hands[0] + view.hands[1] + view.talon + view.won[0] + view.won[1] + on_table
+        )
         assert len(everything) == len(set(everything)), f"a card is in two places: {everything}"
         assert sorted(everything) == sorted(self.deck), "cards not conserved"
         # each card played at most once (history), and only cards that are gone from the hands
         moved = [a.split()[1] for _, a in view.history if a.startswith(("play ", "marry "))]
         assert len(moved) == len(set(moved)), f"a card was played twice: {view.history}"
         # terminal <-> no player <-> no legal actions <-> outcome
-        assert view.terminal == (view.player is None) == (not view.legal) == (view.outcome is not None)
+        assert (
+            view.terminal == (view.player is None) == (not view.legal) == (view.outcome is not None)
+        )
         assert view.legal == sorted(view.legal)
         assert view.trump == self.trump
         # the talon: even while open, never growing
@@ -683,7 +719,9 @@ class DealChecker:
             assert 0 <= points <= self.max_points
         assert sum(view.points) <= self.max_points
         assert sum(view.tricks) == view.tricks_played
-        assert all(len(won) == 2 * tricks for won, tricks in zip(view.won, view.tricks))
+        assert all(
+            len(won) == 2 * tricks for won, tricks in zip(view.won, view.tricks, strict=True)
+        )
         if view.terminal:
             assert self.phase == "over"
             return
@@ -776,7 +814,9 @@ def test_random_play_matches_rules_model(preset, mode, data):
 
 
 @pytest.mark.parametrize(("preset", "mode"), CONFIGS)
-@settings(max_examples=max(5, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=max(5, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_replay_is_deterministic(preset, mode, data):
     """``replay`` from deck + dealer + actions reproduces every state, the final one exactly."""
@@ -801,7 +841,9 @@ def test_replay_is_deterministic(preset, mode, data):
 
 
 @pytest.mark.parametrize(("preset", "mode"), CONFIGS)
-@settings(max_examples=max(5, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=max(5, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_clone_is_independent(preset, mode, data):
     """Moves on a clone never touch the original, and vice versa; equal moves give equal states."""
@@ -831,7 +873,7 @@ def test_clone_is_independent(preset, mode, data):
 @settings(max_examples=max(5, EXAMPLES // 3), deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), dealer=st.sampled_from((None, 0, 1)))
 def test_seeded_deals_are_reproducible(preset, seed, dealer):
-    """``new_deal(seed=...)`` is deterministic and is the deal of its own ``deck`` and ``dealer``."""
+    """``new_deal(seed=...)`` is deterministic and deals its own ``deck`` and ``dealer``."""
     game = make_game(preset, None)
     one = game.new_deal(seed=seed, dealer=dealer)
     two = game.new_deal(seed=seed, dealer=dealer)
@@ -842,6 +884,81 @@ def test_seeded_deals_are_reproducible(preset, seed, dealer):
     assert sorted(deck) == sorted(deck_names(game))
     DealChecker(game, deck, one.dealer).check_start(one)
     assert full_view(sixtysix.replay(game, deck, one.dealer, [])) == full_view(one)
+
+
+# Option values of RULES.md section 12 (match options left out: they do not affect a deal).
+OPTION_VALUES = {
+    "deck": (24, 20),
+    "nine_points": (0, 1),
+    "hand_size": (5, 6),
+    "deal_pattern": (
+        "N3 D3 N3 D3 T",
+        "N3 D3 T N2 D2",
+        "N3 D3 T N3 D3",
+        "3 x (N2 D2) T",
+        "alternate singles; trump = last card",
+    ),
+    "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
+    "exchange_rank": ("9", "J"),
+    "exchange_timing": ("leader_before_lead", "any_time_after_trick_won"),
+    "exchange_requires_trick_won": (False, True),
+    "exchange_min_talon": (2, 4),
+    "exchange_on_opponent_close": (False, True),
+    "marriage_on_first_lead": (False, True),
+    "marriage_in_strict_phase": (False, True),
+    "marriage_on_closing_turn": (False, True),
+    "marriage_lead_card": ("either", "king", "queen"),
+    "marriage_points_validation": ("any_trick", "next_trick_after_declaration"),
+    "claim_after_marriage": (False, True),
+    "closing_allowed": (False, True),
+    "close_on_first_lead": (False, True),
+    "close_min_talon": (2, 4),
+    "close_before_draw": (False, True),
+    "last_trick_bonus": (0, 10),
+    "exhausted_no_claim_rule": ("higher_total_wins", "last_trick_winner", "no_score"),
+    "strict_must_follow": (False, True),
+    "strict_must_head": (False, True),
+    "strict_must_trump": (False, True),
+    "claim_mode": ("manual", "optional_verified", "automatic"),
+    "false_claim_penalty": ("fixed_2", "two_or_three"),
+    "game_point_scale": ("standard", "czech"),
+    "schwarz_basis": ("no_tricks", "zero_points"),
+    "closer_win_basis": ("at_end", "at_close"),
+    "opponent_out_after_close": ("as_failed_close", "fixed_2"),
+    "failed_close_penalty": (
+        "two_or_three_by_tricks_at_close",
+        "always_3",
+        "by_closer_points",
+        "czech_6_or_3",
+    ),
+}
+
+
+@st.composite
+def rule_variants(draw):
+    """A preset with random option overrides that the engine accepts."""
+    preset = draw(st.sampled_from(PRESET_NAMES))
+    names = draw(st.lists(st.sampled_from(sorted(OPTION_VALUES)), max_size=10, unique=True))
+    overrides = {name: draw(st.sampled_from(OPTION_VALUES[name])) for name in names}
+    try:
+        game = sixtysix.Game(preset, **overrides)
+    except ValueError:
+        assume(False)
+    return game
+
+
+@settings(
+    max_examples=EXAMPLES * 4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_random_option_combinations_match_rules_model(data):
+    """The options drive the engine: random valid combinations obey the same RULES.md model."""
+    game = data.draw(rule_variants())
+    deck, dealer, seed, policy = data.draw(deals(game))
+    state = play_checked(game, deck, dealer, seed, policy)
+    check_outcome_shape(state, game.rules)
 
 
 # ---- many random deals, outcome invariants only ------------------------------------------------
@@ -880,8 +997,10 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
                 word = action.split()[0]
                 if word in ("claim", "marry-claim", "marry"):
                     claimant = player
-                elif word == "play" and state.card_points[last_winner] >= 66 and (
-                    rules.claim_mode == "automatic"
+                elif (
+                    word == "play"
+                    and state.card_points[last_winner] >= 66
+                    and (rules.claim_mode == "automatic")
                 ):
                     claimant = last_winner
         assert state.current_player is None and state.legal_actions() == []
@@ -905,7 +1024,7 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_bulk_random_deals(preset):
-    """Thousands of random deals per preset: outcomes are valid and exactly as RULES.md scores them."""
+    """Thousands of random deals per preset: valid outcomes, exactly as RULES.md scores them."""
     game = make_game(preset, None)
     reasons = bulk_run(game, BULK_DEALS, seed=zlib.crc32(preset.encode()))
     assert sum(reasons.values()) == BULK_DEALS
