@@ -18,15 +18,7 @@ import pytest
 import sixtysix
 from sixtysix import IllegalActionError
 
-PRESET_NAMES = (
-    "sixty_six",
-    "hatvanhat",
-    "snapszer",
-    "schnapsen",
-    "czech",
-    "slovak",
-    "vu_schnapsen",
-)
+PRESET_NAMES = tuple(sixtysix.PRESETS)
 RANKS = "9JQKTA"
 SUITS = "CDHS"
 

@@ -45,15 +45,7 @@ from hypothesis import strategies as st
 import sixtysix
 from sixtysix.cards import card_name
 
-PRESET_NAMES = (
-    "sixty_six",
-    "hatvanhat",
-    "snapszer",
-    "schnapsen",
-    "czech",
-    "slovak",
-    "vu_schnapsen",
-)
+PRESET_NAMES = tuple(sixtysix.PRESETS)
 CLAIM_MODES = (None, "manual", "optional_verified")  # None: the preset's own (automatic)
 CONFIGS = [
     pytest.param(preset, mode, id=f"{preset}-{mode or 'preset'}")

@@ -33,15 +33,7 @@ from sixtysix import core
 
 N, D = 0, 1
 
-ALL_PRESETS = (
-    "sixty_six",
-    "hatvanhat",
-    "snapszer",
-    "schnapsen",
-    "czech",
-    "slovak",
-    "vu_schnapsen",
-)
+ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLOSING_PRESETS = tuple(p for p in ALL_PRESETS if p != "vu_schnapsen")
 MUST_HEAD = {"sixty_six", "hatvanhat", "schnapsen", "vu_schnapsen"}  # strict_must_head
 STRICT_MARRIAGES = {"schnapsen", "snapszer", "vu_schnapsen"}  # marriage_in_strict_phase

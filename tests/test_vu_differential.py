@@ -459,7 +459,9 @@ if pytest is not None:
     @pytest.fixture(scope="module")
     def vu_game() -> Any:
         if vb is None:
-            pytest.skip(f"VU package 'schnapsen' not importable: {_VU_IMPORT_ERROR}")
+            pytest.fail(
+                f"VU package 'schnapsen' not importable (pip install -e \".[dev]\"): {_VU_IMPORT_ERROR}"
+            )
         return make_game()
 
     @pytest.fixture(scope="module")
@@ -494,7 +496,9 @@ if pytest is not None:
     def test_vu_bridge_mapping() -> None:
         """The VU half on its own: the deck for a seed is VU's own shuffle, moves map back."""
         if vb is None:
-            pytest.skip(f"VU package 'schnapsen' not importable: {_VU_IMPORT_ERROR}")
+            pytest.fail(
+                f"VU package 'schnapsen' not importable (pip install -e \".[dev]\"): {_VU_IMPORT_ERROR}"
+            )
         from schnapsen.game import SchnapsenDeckGenerator
 
         gen = SchnapsenDeckGenerator()
