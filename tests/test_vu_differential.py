@@ -460,7 +460,7 @@ if pytest is not None:
     def vu_game() -> Any:
         if vb is None:
             pytest.fail(
-                f"VU package 'schnapsen' not importable (pip install -e \".[dev]\"): {_VU_IMPORT_ERROR}"
+                f"VU package 'schnapsen' not importable (install the dev extra): {_VU_IMPORT_ERROR}"
             )
         return make_game()
 
@@ -497,7 +497,7 @@ if pytest is not None:
         """The VU half on its own: the deck for a seed is VU's own shuffle, moves map back."""
         if vb is None:
             pytest.fail(
-                f"VU package 'schnapsen' not importable (pip install -e \".[dev]\"): {_VU_IMPORT_ERROR}"
+                f"VU package 'schnapsen' not importable (install the dev extra): {_VU_IMPORT_ERROR}"
             )
         from schnapsen.game import SchnapsenDeckGenerator
 
