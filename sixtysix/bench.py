@@ -43,6 +43,8 @@ def bench_core(
         "seed": seed,
         "seconds": round(seconds, 6),
         "deals_per_s": round(deals / seconds, 1),
+        "plies": int(plies),
+        "game_points": int(game_points),
         "plies_per_deal": round(plies / deals, 4),
         "game_points_per_deal": round(game_points / deals, 5),
     }
@@ -78,4 +80,7 @@ def compare_with_c(deals: int, seed: int = 1, rounds: int = 3, generic: bool = F
         "c_deals_per_s": best_c["deals_per_s"],
         "c_plies_per_deal": best_c["plies_per_deal"],
         "ratio_to_c": round(best_numba["deals_per_s"] / best_c["deals_per_s"], 3),
+        # Both draw from the same xoshiro256** stream, so equal rules play equal deals.
+        "identical_play": best_numba["plies"] == best_c["plies"]
+        and best_numba["game_points"] == best_c["checksum"],
     }

@@ -618,17 +618,42 @@ def totals_array(state_array, rules_array):
 
 
 @njit(cache=True, inline="always")
-def random_below(rng_state, n):
-    """One xorshift64* step: ``(next state, uniform integer in [0, n))`` for n < 2**32.
+def _rotate_left(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
-    The state is a local value, not memory, so it stays in a register.
+
+@njit(cache=True, inline="always")
+def seed_rng(seed):
+    """A xoshiro256** state (four uint64) from an integer seed, by SplitMix64."""
+    x = np.uint64(seed)
+    words = [np.uint64(0)] * 4
+    for i in range(4):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        words[i] = z ^ (z >> np.uint64(31))
+    return (words[0], words[1], words[2], words[3])
+
+
+@njit(cache=True, inline="always")
+def random_below(rng, n):
+    """One xoshiro256** step: ``(next state, uniform integer in [0, n))`` for n < 2**32.
+
+    The state is a tuple of locals, so it stays in registers. Bounded draws use
+    the top 32 bits (bias below n / 2**32), exactly as the C reference does, so
+    with equal seeds both play the very same random deals.
     """
-    x = rng_state
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    bits32 = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-    return x, np.int64((bits32 * np.uint64(n)) >> np.uint64(32))
+    s0, s1, s2, s3 = rng
+    result = _rotate_left(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotate_left(s3, 45)
+    # floor(result * n / 2**64), exactly, from 32-bit halves (no 128-bit multiply here)
+    return (s0, s1, s2, s3), np.int64(((result >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
@@ -643,7 +668,7 @@ def playouts(rules, deals, seed):
         if (rules.deck_mask >> card) & 1:
             deck[n] = card
             n += 1
-    rng = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)
+    rng = seed_rng(seed)
     plies = 0
     game_points = 0
     for _ in range(deals):
