@@ -18,8 +18,7 @@ def run_cli(capsys, *args: str) -> str:
 
 
 @pytest.mark.parametrize("preset", ["sixty_six", "schnapsen", "vu_schnapsen"])
-def test_specialized_kernel_plays_exactly_like_the_generic_one(preset, tmp_path, monkeypatch):
-    monkeypatch.setenv("SIXTYSIX_KERNEL_DIR", str(tmp_path))
+def test_specialized_kernel_plays_exactly_like_the_generic_one(preset):
     game = sixtysix.Game(preset)
     specialized = specialized_playouts(game)
     assert specialized(3000, 11) == core.random_playouts(game.rule_array, 3000, 11)
