@@ -1,4 +1,4 @@
-"""Bit tricks for the numba kernels: popcount and trailing zeros as LLVM intrinsics."""
+"""Bit tricks for the numba kernels: popcount, trailing zeros and the n-th set bit."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ from llvmlite import binding, ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-#: Whether this CPU has BMI2's ``pdep``, which selects the n-th set bit without a loop.
-HAS_PDEP = binding.get_host_cpu_features().get("bmi2", False)
+#: Whether this CPU has a fast BMI2 ``pdep``, which selects the n-th set bit without a loop
+#: (AMD's Zen 1 and Zen 2 run it in slow microcode, so they take the loop).
+_SLOW_PDEP_CPUS = ("znver1", "znver2")
+HAS_PDEP = bool(binding.get_host_cpu_features().get("bmi2", False)) and (
+    binding.get_host_cpu_name() not in _SLOW_PDEP_CPUS
+)
 
 
 @intrinsic
@@ -50,18 +54,19 @@ def _deposit_bits(typingctx, source, mask):
     return types.int64(source, mask), codegen
 
 
-if HAS_PDEP:
+@njit(cache=True, inline="always")
+def nth_set_bit_pdep(mask, n):
+    """Index of the n-th (from 0) set bit of ``mask``, branch-free (needs BMI2)."""
+    return trailing_zeros(_deposit_bits(np.int64(1) << n, mask))
 
-    @njit(cache=True, inline="always")
-    def nth_set_bit(mask, n):
-        """Index of the n-th (from 0) set bit of ``mask`` (branch-free with pdep)."""
-        return trailing_zeros(_deposit_bits(np.int64(1) << n, mask))
 
-else:
+@njit(cache=True, inline="always")
+def nth_set_bit_loop(mask, n):
+    """Index of the n-th (from 0) set bit of ``mask``, clearing the lower ones."""
+    for _ in range(n):
+        mask &= mask - 1
+    return trailing_zeros(mask)
 
-    @njit(cache=True, inline="always")
-    def nth_set_bit(mask, n):
-        """Index of the n-th (from 0) set bit of ``mask``."""
-        for _ in range(n):
-            mask &= mask - 1
-        return trailing_zeros(mask)
+
+#: The n-th set bit, by the fastest method this CPU has.
+nth_set_bit = nth_set_bit_pdep if HAS_PDEP else nth_set_bit_loop

@@ -2,8 +2,7 @@
 
 A deal's whole state is one numpy record (``STATE_DTYPE``); the rules are the
 record made by ``rules.compile_rules``. Records are passed by pointer, with no
-reference counting, so the kernels stay fast.
-Kernels never allocate per move. Action ids:
+reference counting, and kernels never allocate per move. Action ids:
 
 * ``0..23``   play card ``id``
 * ``24..47``  declare the marriage of the card's suit and lead card ``id - 24``
@@ -52,7 +51,7 @@ A_PASS = 53
 A_MARRY_CLAIM = 54
 NUM_ACTIONS = 58
 
-# ---- decision points (S_PHASE) ----------------------------------------------
+# ---- decision points (state.phase) -------------------------------------------
 LEAD = 0  # the leader's turn: claim, exchange, close, lead
 FOLLOW = 1  # the follower plays to the led card
 PRE_DRAW = 2  # trick winner may close before drawing (close_before_draw)
@@ -60,7 +59,7 @@ CLOSE_EXCHANGE = 3  # the non-closer may exchange on the close (exchange_on_oppo
 FINAL_CLAIM = 4  # manual claims: the last trick's winner may claim
 OVER = 5  # the deal has ended
 
-# ---- outcome reasons (S_REASON), RULES.md R-A12 ----------------------------------
+# ---- outcome reasons (state.reason), RULES.md R-A12 -------------------------------
 REASONS = (
     "claim",
     "closer_claim",
@@ -187,7 +186,7 @@ def deal(state, rules, deck, dealer):
             end += 1
     state.talon[end] = trump_card
     state.talon_end = end + 1
-    state.trump = trump_card // 6
+    state.trump = SUIT_OF[trump_card]
     state.phase = LEAD
     state.to_move = non_dealer
     state.leader = non_dealer

@@ -173,6 +173,14 @@ class State:
         return tuple(mask_to_names(int(self.array[0]["won"][p])) for p in (0, 1))
 
     @property
+    def declared_marriages(self) -> tuple[list[str], list[str]]:
+        """Suits of the marriages each player has declared, in ``C D H S`` order."""
+        return tuple(
+            [suit for i, suit in enumerate(SUITS) if self.array[0]["married_suits"][p] >> i & 1]
+            for p in (0, 1)
+        )
+
+    @property
     def tricks_won(self) -> tuple[int, int]:
         return tuple(int(t) for t in self.array[0]["tricks"])
 

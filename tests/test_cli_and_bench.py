@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix import cli, core
+from sixtysix import bits, cli, core
 from sixtysix.specialize import specialized_playouts
 
 
@@ -70,3 +71,15 @@ def test_presets_json_lists_every_preset(capsys):
     table = json.loads(run_cli(capsys, "presets", "--json"))
     assert list(table) == list(sixtysix.PRESETS)
     assert table["vu_schnapsen"]["closing_allowed"] is False
+
+
+@pytest.mark.parametrize("method", ["loop", "pdep"])
+def test_nth_set_bit_methods_agree_with_python(method):
+    if method == "pdep" and not bits.HAS_PDEP:
+        pytest.skip("this CPU has no fast pdep")
+    choose = bits.nth_set_bit_pdep if method == "pdep" else bits.nth_set_bit_loop
+    masks = [0b1, 0b101101000, (1 << 57) | (1 << 3) | 1, (1 << 58) - 1]
+    for mask in masks:
+        set_bits = [i for i in range(64) if mask >> i & 1]
+        for n, expected in enumerate(set_bits):
+            assert choose(np.int64(mask), n) == expected
