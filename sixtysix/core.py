@@ -656,6 +656,25 @@ def random_below(rng, n):
 
 
 @njit(cache=True, inline="always")
+def shuffle_and_cut(deck, rng):
+    """Fisher-Yates shuffle of ``deck`` in place, then a random dealer: ``(rng, dealer)``."""
+    for i in range(len(deck) - 1, 0, -1):
+        rng, j = random_below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return random_below(rng, 2)
+
+
+@njit(cache=True)
+def seeded_deal(deck, seed):
+    """Shuffle ``deck`` (sorted cards) in place from ``seed``; return the dealer.
+
+    This is the first deal that ``playouts`` plays with the same seed.
+    """
+    rng, dealer = shuffle_and_cut(deck, seed_rng(seed))
+    return dealer
+
+
+@njit(cache=True, inline="always")
 def playouts(rules, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
     state_array = np.zeros(1, dtype=STATE_DTYPE)
@@ -671,10 +690,7 @@ def playouts(rules, deals, seed):
     plies = 0
     game_points = 0
     for _ in range(deals):
-        for i in range(deck_size - 1, 0, -1):
-            rng, j = random_below(rng, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
-        rng, dealer = random_below(rng, 2)
+        rng, dealer = shuffle_and_cut(deck, rng)
         deal(state, rules, deck, dealer)
         while state.phase != OVER:
             legal = legal_mask(state, rules)

@@ -1,6 +1,6 @@
 """The public Python API: ``Game`` (rules) and ``State`` (one deal in progress).
 
-A ``State`` wraps the same int32 array the numba kernels use, so tests, agents
+A ``State`` wraps the same numpy record the numba kernels use, so tests, agents
 and tools all see one truth.
 """
 
@@ -46,17 +46,18 @@ class Game:
         if deck is None:
             if seed is None:
                 raise ValueError("new_deal needs a seed, or a deck and a dealer")
-            rng = np.random.default_rng(seed)
-            order = [self.deck_cards[i] for i in rng.permutation(len(self.deck_cards))]
-            if dealer is None:
-                dealer = int(rng.integers(2))
+            if not _is_int(seed) or not 0 <= seed < 2**64:
+                raise ValueError(f"invalid seed {seed!r}: a seed is an integer in [0, 2**64)")
+            order = np.array(self.deck_cards, dtype=np.int64)
+            seeded_dealer = int(core.seeded_deal(order, np.uint64(seed)))
+            dealer = seeded_dealer if dealer is None else dealer
         else:
             if seed is not None:
                 raise ValueError("give new_deal either a seed or a deck, not both")
-            order = self._parse_deck(deck)
+            order = np.array(self._parse_deck(deck), dtype=np.int64)
         if not _is_int(dealer) or dealer not in (0, 1):
             raise ValueError(f"invalid dealer {dealer!r}: the dealer is player 0 or 1")
-        return State(self, np.array(order, dtype=np.int32), dealer)
+        return State(self, order, dealer)
 
     def _parse_deck(self, deck: Sequence[str]) -> list[int]:
         cards = [parse_card(text) for text in deck]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .game import Game, State
+
+_GOLDEN = 0x9E3779B97F4A7C15  # spreads match seeds apart in the 64-bit seed space
 
 
 class Match:
@@ -13,10 +13,11 @@ class Match:
     def __init__(self, game: Game, seed: int) -> None:
         if game.rules.match_target is None:
             raise ValueError(f"{game!r} plays single deals (match_target=None); no match")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"invalid seed {seed!r}: a match seed is a non-negative integer")
         self.game = game
         self.seed = seed
-        self._rng = np.random.default_rng(seed)
-        self.dealer = int(self._rng.integers(2))
+        self.dealer = game.new_deal(seed=self._deal_seed(0)).dealer  # the first dealer
         self.scores = [0, 0]
         self.deals: list[State] = []
         self._draw_bonus = 0
@@ -41,10 +42,14 @@ class Match:
         return 2 if shutout and self.game.rules.match_shutout_double else 1
 
     def new_deal(self) -> State:
-        """The next deal, dealt by the current dealer from the match's random stream."""
+        """The next deal, dealt by the current dealer, its cards from the match seed."""
         if self.is_over:
             raise ValueError("the match is over")
-        return self.game.new_deal(seed=int(self._rng.integers(2**63)), dealer=self.dealer)
+        return self.game.new_deal(seed=self._deal_seed(len(self.deals) + 1), dealer=self.dealer)
+
+    def _deal_seed(self, number: int) -> int:
+        """The seed of deal ``number`` (0 only chooses the first dealer)."""
+        return (self.seed * _GOLDEN + number) % 2**64
 
     def record(self, state: State) -> None:
         """Score a finished deal of this game by the current dealer; choose the next dealer."""

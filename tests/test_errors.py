@@ -527,3 +527,20 @@ def test_match_refuses_a_deal_of_another_game():
     with pytest.raises(ValueError):
         match.record(other)
     assert match.scores == [0, 0]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "7", True])
+def test_bad_seed_is_refused_clearly(seed):
+    with pytest.raises(ValueError, match="invalid seed"):
+        sixtysix.Game("sixty_six").new_deal(seed=seed)
+
+
+def test_seeded_deals_are_stable_across_versions():
+    # The shuffle is the project's own xoshiro256** stream, not numpy's or Python's,
+    # so a seed names the same deal on every platform and library version.
+    state = sixtysix.Game("sixty_six").new_deal(seed=7)
+    assert state.dealer == 0
+    assert state.hands == (
+        ["9C", "9H", "AD", "QD", "TC", "TD"],
+        ["AC", "JH", "KC", "KH", "KS", "QH"],
+    )
