@@ -7,38 +7,25 @@ import shutil
 import subprocess
 import tempfile
 import time
-from functools import partial
 from pathlib import Path
 
 from . import core
 from .game import Game
-from .specialize import specialized_playouts
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
 
 
-def bench_core(
-    preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1, *, generic: bool = False
-) -> dict:
-    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded.
-
-    By default the kernel is specialized to the preset's rules (``sixtysix.specialize``);
-    ``generic=True`` times the kernel that reads the rules at run time instead.
-    """
+def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
+    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded."""
     if deals < 1:
         raise ValueError(f"invalid deals {deals!r}: need at least 1")
     game = Game(preset)
-    if generic:
-        kernel = partial(core.random_playouts, game.rule_array)
-    else:
-        kernel = specialized_playouts(game)
-    kernel(10, seed)  # compile or load the cache first
+    core.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
-    plies, game_points = kernel(deals, seed)
+    plies, game_points = core.random_playouts(game.rule_array, deals, seed)
     seconds = time.perf_counter() - start
     return {
         "preset": preset,
-        "kernel": "generic" if generic else "specialized",
         "deals": deals,
         "seed": seed,
         "seconds": round(seconds, 6),
@@ -65,12 +52,12 @@ def bench_reference_c(deals: int, seed: int = 1) -> dict:
     return json.loads(output)
 
 
-def compare_with_c(deals: int, seed: int = 1, rounds: int = 3, generic: bool = False) -> dict:
+def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
     """Alternate numba and C runs of ``sixty_six``; report the best of each and their ratio."""
     numba_runs = []
     c_runs = []
     for _ in range(rounds):
-        numba_runs.append(bench_core("sixty_six", deals, seed, generic=generic))
+        numba_runs.append(bench_core("sixty_six", deals, seed))
         c_runs.append(bench_reference_c(deals, seed))
     best_numba = max(numba_runs, key=lambda run: run["deals_per_s"])
     best_c = max(c_runs, key=lambda run: run["deals_per_s"])

@@ -32,11 +32,6 @@ def main(argv: list[str] | None = None) -> int:
     core_bench.add_argument("--seed", type=int, default=1)
     core_bench.add_argument("--json", action="store_true", help="print one JSON object")
     core_bench.add_argument(
-        "--generic",
-        action="store_true",
-        help="time the kernel that reads the rules at run time, not the rule-specialized one",
-    )
-    core_bench.add_argument(
         "--reference-c",
         action="store_true",
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
@@ -92,9 +87,9 @@ def _bench_core(args: argparse.Namespace) -> int:
         print(f"error: invalid --deals {args.deals}: need at least 1", file=sys.stderr)
         return 2
     if args.reference_c:
-        result = compare_with_c(args.deals, args.seed, generic=args.generic)
+        result = compare_with_c(args.deals, args.seed)
     else:
-        result = bench_core(args.preset, args.deals, args.seed, generic=args.generic)
+        result = bench_core(args.preset, args.deals, args.seed)
     if args.json:
         print(json.dumps(result))
     else:

@@ -437,12 +437,11 @@ def _follower_wins(state, rules, led, played):
 
 
 @njit(cache=True, inline="always")
-def _start_turn(state, leader):
+def _start_turn(state):
+    """The trick winner, already ``state.leader``, begins his leader's turn."""
     state.phase = LEAD
-    state.to_move = leader
-    state.leader = leader
+    state.to_move = state.leader
     state.turn_acted = 0
-    state.led = -1
 
 
 @njit(cache=True, inline="always")
@@ -517,7 +516,7 @@ def _resolve_trick(state, rules, played):
     else:
         if is_open:
             _draw(state)
-        _start_turn(state, winner)
+        _start_turn(state)
 
 
 @njit(cache=True, inline="always")
@@ -567,7 +566,7 @@ def apply_action(state, rules, action):
         state.to_move = 1 - player
     elif action == A_DRAW:
         _draw(state)
-        _start_turn(state, player)
+        _start_turn(state)
     elif action == A_PASS:
         if state.phase == CLOSE_EXCHANGE:
             state.phase = LEAD
@@ -668,15 +667,16 @@ def shuffle_and_cut(deck, rng):
 def seeded_deal(deck, seed):
     """Shuffle ``deck`` (sorted cards) in place from ``seed``; return the dealer.
 
-    This is the first deal that ``playouts`` plays with the same seed.
+    This is the first deal that ``random_playouts`` plays with the same seed.
     """
     rng, dealer = shuffle_and_cut(deck, seed_rng(seed))
     return dealer
 
 
-@njit(cache=True, inline="always")
-def playouts(rules, deals, seed):
+@njit(cache=True)
+def random_playouts(rules_array, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
+    rules = rules_array[0]
     state_array = np.zeros(1, dtype=STATE_DTYPE)
     state = state_array[0]
     deck_size = rules.deck_size
@@ -700,8 +700,3 @@ def playouts(rules, deals, seed):
         game_points += state.game_points
     return plies, game_points
 
-
-@njit(cache=True)
-def random_playouts(rules_array, deals, seed):
-    """``playouts`` with the rules read at run time (one compiled kernel for every rule set)."""
-    return playouts(rules_array[0], deals, seed)

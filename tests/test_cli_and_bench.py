@@ -1,4 +1,4 @@
-"""The command line, the benchmarks and the rule-specialized kernels."""
+"""The command line, the benchmarks and the bit tricks."""
 
 from __future__ import annotations
 
@@ -9,20 +9,12 @@ import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix import bits, cli, core
-from sixtysix.specialize import specialized_playouts
+from sixtysix import bits, cli
 
 
 def run_cli(capsys, *args: str) -> str:
     assert cli.main(list(args)) == 0
     return capsys.readouterr().out
-
-
-@pytest.mark.parametrize("preset", ["sixty_six", "schnapsen", "vu_schnapsen"])
-def test_specialized_kernel_plays_exactly_like_the_generic_one(preset):
-    game = sixtysix.Game(preset)
-    specialized = specialized_playouts(game)
-    assert specialized(3000, 11) == core.random_playouts(game.rule_array, 3000, 11)
 
 
 def test_bench_core_json_reports_the_documented_fields(capsys):
@@ -32,14 +24,6 @@ def test_bench_core_json_reports_the_documented_fields(capsys):
     assert result["deals_per_s"] > 0
     # Uniform random play of sixty_six closes often: about 15 plies per deal.
     assert 13 < result["plies_per_deal"] < 17
-
-
-def test_bench_core_generic_kernel_matches_specialized_counts(capsys):
-    generic = json.loads(run_cli(capsys, "bench", "core", "--deals", "500", "--generic", "--json"))
-    special = json.loads(run_cli(capsys, "bench", "core", "--deals", "500", "--json"))
-    assert generic["kernel"] == "generic" and special["kernel"] == "specialized"
-    assert generic["plies_per_deal"] == special["plies_per_deal"]
-    assert generic["game_points_per_deal"] == special["game_points_per_deal"]
 
 
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C")
