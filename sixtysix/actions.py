@@ -16,8 +16,8 @@ _WORD_ACTIONS = {
 _WORDS_BY_ID = {action: word for word, action in _WORD_ACTIONS.items()}
 
 
-def action_name(action: int) -> str:
-    """Canonical string of an action id, for example ``"play QH"``."""
+def _canonical_name(action: int) -> str:
+    """Build the canonical string of an action id (tabulated in ``ACTION_NAMES``)."""
     if core.A_PLAY <= action < core.A_MARRY:
         return "play " + card_name(action)
     if core.A_MARRY <= action < core.A_EXCHANGE:
@@ -27,10 +27,21 @@ def action_name(action: int) -> str:
     return _WORDS_BY_ID[action]
 
 
+ACTION_NAMES = tuple(_canonical_name(action) for action in range(core.NUM_ACTIONS))
+_IDS_BY_NAME = {name: action for action, name in enumerate(ACTION_NAMES)}
+
+
+def action_name(action: int) -> str:
+    """Canonical string of an action id, for example ``"play QH"``."""
+    return ACTION_NAMES[action]
+
+
 def parse_action(text: str) -> int:
     """Action id of an action string (case-insensitive, card notation as ``parse_card``)."""
     if not isinstance(text, str):
         raise ValueError(f"an action must be a string like 'play QH', got {text!r}")
+    if text in _IDS_BY_NAME:
+        return _IDS_BY_NAME[text]
     words = text.strip().lower().split()
     if len(words) == 1 and words[0] in _WORD_ACTIONS:
         return _WORD_ACTIONS[words[0]]
@@ -47,4 +58,9 @@ def parse_action(text: str) -> int:
 
 def mask_to_actions(mask: int) -> list[int]:
     """Action ids in a legal-action mask, ascending."""
-    return [action for action in range(core.NUM_ACTIONS) if mask >> action & 1]
+    actions = []
+    while mask:
+        lowest = mask & -mask
+        actions.append(lowest.bit_length() - 1)
+        mask ^= lowest
+    return actions

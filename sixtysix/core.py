@@ -699,4 +699,3 @@ def random_playouts(rules_array, deals, seed):
             plies += 1
         game_points += state.game_points
     return plies, game_points
-
