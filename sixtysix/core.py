@@ -480,6 +480,7 @@ def _swap_with_talon_bottom(state, rules, player):
 
 @njit(cache=True, inline="always")
 def _resolve_trick(state, rules, played):
+    """The follower played: score the trick, then claim check, pre-draw point or draw."""
     leader = state.leader
     led = state.led
     winner = 1 - leader if _follower_wins(state, rules, led, played) else leader
@@ -521,6 +522,7 @@ def _resolve_trick(state, rules, played):
 
 @njit(cache=True, inline="always")
 def _declare_marriage(state, rules, player, suit):
+    """Record a marriage: 40 in trumps, 20 otherwise."""
     value = 40 if suit == state.trump else 20
     state.marriage[player] += value
     state.married_suits[player] |= 1 << suit
@@ -621,16 +623,23 @@ def _rotate_left(x, k):
 
 
 @njit(cache=True, inline="always")
+def _splitmix(x):
+    """One SplitMix64 step: ``(next x, output)``."""
+    x += np.uint64(0x9E3779B97F4A7C15)
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
 def seed_rng(seed):
     """A xoshiro256** state (four uint64) from an integer seed, by SplitMix64."""
     x = np.uint64(seed)
-    words = [np.uint64(0)] * 4
-    for i in range(4):
-        x += np.uint64(0x9E3779B97F4A7C15)
-        z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        words[i] = z ^ (z >> np.uint64(31))
-    return (words[0], words[1], words[2], words[3])
+    x, s0 = _splitmix(x)
+    x, s1 = _splitmix(x)
+    x, s2 = _splitmix(x)
+    x, s3 = _splitmix(x)
+    return (s0, s1, s2, s3)
 
 
 @njit(cache=True, inline="always")
@@ -650,7 +659,6 @@ def random_below(rng, n):
     s0 ^= s3
     s2 ^= t
     s3 = _rotate_left(s3, 45)
-    # floor(result * n / 2**64), exactly, from 32-bit halves (no 128-bit multiply here)
     return (s0, s1, s2, s3), np.int64(((result >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 

@@ -104,16 +104,16 @@ class State:
         if isinstance(action, str):
             action_id = parse_action(action)
         elif _is_int(action):
-            action_id = int(action)
+            in_range = 0 <= action < core.NUM_ACTIONS
+            action_id = int(action) if in_range else -1  # out of range: never legal
         else:
             raise IllegalActionError(
                 f"invalid action {action!r}: give an action string like 'play QH' or an action id"
             )
         player = self.current_player
         if not core.apply_checked(self.array, self.game.rule_array, action_id):
-            shown = action if isinstance(action, str) else action_id
             legal = ", ".join(self.legal_actions()) or "none: the deal is over"
-            raise IllegalActionError(f"illegal action {shown!r}; legal actions: {legal}")
+            raise IllegalActionError(f"illegal action {action!r}; legal actions: {legal}")
         self.history.append((player, action_name(action_id)))
         return self
 
