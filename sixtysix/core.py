@@ -32,9 +32,6 @@ from .rules import (
     OPPONENT_OUT_AS_FAILED_CLOSE,
     SCALE_STANDARD,
     SCHWARZ_NO_TRICKS,
-    TO_DEALER,
-    TO_TALON,
-    TO_TRUMP,
     TRICK_STANDARD,
     TRICK_VALUE_ALWAYS,
 )
@@ -172,20 +169,15 @@ def deal(state, rules, deck, dealer):
     state.turn_acted = 0
     state.game_points = 0
     non_dealer = 1 - dealer
-    trump_card = -1
-    end = 0
-    for position in range(rules.deck_size):
-        card = deck[position]
-        where = rules.dest[position]
-        if where <= TO_DEALER:  # TO_NON_DEALER ^ non_dealer is the non-dealer, etc.
-            state.hand[where ^ non_dealer] |= 1 << card
-        elif where == TO_TRUMP:
-            trump_card = card
-        elif where == TO_TALON:
-            state.talon[end] = card
-            end += 1
-    state.talon[end] = trump_card
-    state.talon_end = end + 1
+    for k in range(2 * rules.hand_size):
+        card = deck[rules.hand_positions[k]]
+        state.hand[rules.hand_owner[k] ^ non_dealer] |= 1 << card  # owner 0: the non-dealer
+    talon_cards = rules.deck_size - 2 * rules.hand_size
+    for k in range(talon_cards - 1):
+        state.talon[k] = deck[rules.talon_positions[k]]
+    trump_card = deck[rules.trump_position]
+    state.talon[talon_cards - 1] = trump_card
+    state.talon_end = talon_cards
     state.trump = SUIT_OF[trump_card]
     state.phase = LEAD
     state.to_move = non_dealer

@@ -317,10 +317,17 @@ RULE_FIELDS = (
     "failed_close",
     "deck_size",
     "deck_mask",
+    "hand_size",
 )
 RULES_DTYPE = np.dtype(
     [(name, np.int64) for name in RULE_FIELDS]
-    + [("dest", np.int64, (24,)), ("card_points", np.int64, (24,))],
+    + [
+        ("hand_positions", np.int64, (12,)),  # deck positions dealt to the hands, in order
+        ("hand_owner", np.int64, (12,)),  # 0: to the non-dealer, 1: to the dealer
+        ("talon_positions", np.int64, (16,)),  # deck positions of the talon, top first
+        ("trump_position", np.int64),  # deck position of the face-up trump card
+        ("card_points", np.int64, (24,)),
+    ],
     align=True,
 )
 
@@ -377,12 +384,18 @@ def compile_rules(rules: RuleSet) -> np.ndarray:
         failed_close=code["failed_close_penalty"],
         deck_size=rules.deck,
         deck_mask=deck_mask,
+        hand_size=rules.hand_size,
     )
     compiled = np.zeros(1, dtype=RULES_DTYPE)
     for name, value in values.items():
         compiled[0][name] = int(value)
     dest = deal_destinations(rules)
-    compiled[0]["dest"][: len(dest)] = dest
+    hand_positions = [i for i, where in enumerate(dest) if where in (TO_NON_DEALER, TO_DEALER)]
+    talon_positions = [i for i, where in enumerate(dest) if where == TO_TALON]
+    compiled[0]["hand_positions"][: len(hand_positions)] = hand_positions
+    compiled[0]["hand_owner"][: len(hand_positions)] = [dest[i] for i in hand_positions]
+    compiled[0]["talon_positions"][: len(talon_positions)] = talon_positions
+    compiled[0]["trump_position"] = dest.index(TO_TRUMP)
     compiled[0]["card_points"] = [
         rules.nine_points if rank == NINE else RANK_POINTS[rank]
         for _ in range(4)
