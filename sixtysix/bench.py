@@ -19,6 +19,8 @@ def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1)
     """Random playouts of ``deals`` deals inside numba, one process; compile time excluded."""
     if deals < 1:
         raise ValueError(f"invalid deals {deals!r}: need at least 1")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"invalid seed {seed!r}: a seed is an integer in [0, 2**64)")
     game = Game(preset)
     core.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
@@ -37,28 +39,32 @@ def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1)
     }
 
 
-def bench_reference_c(deals: int, seed: int = 1) -> dict:
-    """Compile and run the hand-written C playout of ``sixty_six`` (needs a C compiler)."""
+def compile_reference_c(folder: Path) -> Path:
+    """Compile the hand-written C playout of ``sixty_six`` into ``folder`` (needs cc or gcc)."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         raise RuntimeError("no C compiler (cc or gcc) found for the C reference benchmark")
-    with tempfile.TemporaryDirectory() as folder:
-        binary = Path(folder) / "random_playout"
-        command = [compiler, "-O3", "-march=native", "-o", str(binary), str(REFERENCE_C)]
-        subprocess.run(command, check=True)
-        output = subprocess.run(
-            [str(binary), str(deals), str(seed)], check=True, capture_output=True, text=True
-        ).stdout
-    return json.loads(output)
+    binary = folder / "random_playout"
+    command = [compiler, "-O3", "-march=native", "-o", str(binary), str(REFERENCE_C)]
+    subprocess.run(command, check=True)
+    return binary
+
+
+def run_reference_c(binary: Path, deals: int, seed: int) -> dict:
+    """One run of the compiled C playout: its JSON line as a dict."""
+    command = [str(binary), str(deals), str(seed)]
+    return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
 def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
     """Alternate numba and C runs of ``sixty_six``; report the best of each and their ratio."""
     numba_runs = []
     c_runs = []
-    for _ in range(rounds):
-        numba_runs.append(bench_core("sixty_six", deals, seed))
-        c_runs.append(bench_reference_c(deals, seed))
+    with tempfile.TemporaryDirectory() as folder:
+        binary = compile_reference_c(Path(folder))
+        for _ in range(rounds):
+            numba_runs.append(bench_core("sixty_six", deals, seed))
+            c_runs.append(run_reference_c(binary, deals, seed))
     best_numba = max(numba_runs, key=lambda run: run["deals_per_s"])
     best_c = max(c_runs, key=lambda run: run["deals_per_s"])
     return {

@@ -83,13 +83,14 @@ def _bench_core(args: argparse.Namespace) -> int:
     if args.reference_c and args.preset != "sixty_six":
         print("error: --reference-c compares the sixty_six preset only", file=sys.stderr)
         return 2
-    if args.deals < 1:
-        print(f"error: invalid --deals {args.deals}: need at least 1", file=sys.stderr)
+    try:
+        if args.reference_c:
+            result = compare_with_c(args.deals, args.seed)
+        else:
+            result = bench_core(args.preset, args.deals, args.seed)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.reference_c:
-        result = compare_with_c(args.deals, args.seed)
-    else:
-        result = bench_core(args.preset, args.deals, args.seed)
     if args.json:
         print(json.dumps(result))
     else:

@@ -39,7 +39,9 @@ def test_reference_c_plays_the_very_same_deals(capsys):
 
 def test_bad_bench_arguments_are_rejected(capsys):
     assert cli.main(["bench", "core", "--deals", "0"]) == 2
-    assert "invalid --deals 0" in capsys.readouterr().err
+    assert "invalid deals 0" in capsys.readouterr().err
+    assert cli.main(["bench", "core", "--seed", "-3"]) == 2
+    assert "invalid seed -3" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["bench", "core", "--preset", "bridge"])
     assert "invalid choice: 'bridge'" in capsys.readouterr().err
