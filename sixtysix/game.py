@@ -155,13 +155,9 @@ class State:
     @property
     def pending_marriage_points(self) -> tuple[int, int]:
         """Declared marriage points that do not count yet (no trick won, or VU pending)."""
-        return tuple(
-            int(self.array[0]["marriage"][p])
-            if self.game.rules.marriage_points_validation != "any_trick"
-            or self.array[0]["tricks"][p] == 0
-            else 0
-            for p in (0, 1)
-        )
+        record = self.array[0]
+        counted = [total - int(record["points"][p]) for p, total in enumerate(self.card_points)]
+        return tuple(int(record["marriage"][p]) - counted[p] for p in (0, 1))
 
     @property
     def hands(self) -> tuple[list[str], list[str]]:

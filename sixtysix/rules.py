@@ -117,11 +117,6 @@ class RuleSet:
         """Cards in the talon after the deal, the face-up trump card included."""
         return self.deck - 2 * self.hand_size
 
-    def replace(self, **overrides) -> RuleSet:
-        """A copy with some options changed (validated)."""
-        _check_option_names(overrides)
-        return dataclasses.replace(self, **overrides)
-
 
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(RuleSet))
 
@@ -387,8 +382,8 @@ def compile_rules(rules: RuleSet) -> np.ndarray:
         hand_size=rules.hand_size,
     )
     compiled = np.zeros(1, dtype=RULES_DTYPE)
-    for name, value in values.items():
-        compiled[0][name] = int(value)
+    for name in RULE_FIELDS:  # a field without a value is a KeyError, not a silent 0
+        compiled[0][name] = int(values[name])
     dest = deal_destinations(rules)
     hand_positions = [i for i, where in enumerate(dest) if where in (TO_NON_DEALER, TO_DEALER)]
     talon_positions = [i for i, where in enumerate(dest) if where == TO_TALON]
