@@ -91,6 +91,8 @@ STATE_DTYPE = np.dtype(
         ("marriage", np.int64, (2,)),  # declared marriage points (pending ones under VU rules)
         ("tricks", np.int64, (2,)),  # tricks won
         ("married_suits", np.int64, (2,)),  # bit mask of the suits each player declared
+        ("shown", np.int64, (2,)),  # cards in each hand that both players know are there
+        ("excluded", np.int64, (2,)),  # cards publicly known not to be in each hand
         ("talon", np.int64, (16,)),  # talon cards from talon_top; the face-up trump card last
         ("talon_top", np.int64),  # index of the top card
         ("talon_end", np.int64),  # one past the last card; size = end - top
@@ -117,6 +119,7 @@ ACTED_EXCHANGE = 1
 ACTED_CLOSE = 2
 
 QUEENS = 0b000100_000100_000100_000100  # the queen bit of every suit
+MARRIAGE_PAIR = 0b001100  # queen and king of one suit, shifted by suit * 6
 SUIT_OF = np.array([card // 6 for card in range(24)], dtype=np.int64)  # a lookup beats // 6
 
 
@@ -162,6 +165,8 @@ def deal(state, rules, deck, dealer):
     state.marriage[:] = 0
     state.tricks[:] = 0
     state.married_suits[:] = 0
+    state.shown[:] = 0
+    state.excluded[:] = 0
     state.talon_top = 0
     state.snap_tricks = 0
     state.snap_total = 0
@@ -285,6 +290,32 @@ def _follow_actions(state, rules):
         if trumps:
             return np.int64(trumps)
     return legal
+
+
+@njit(cache=True)
+def _strict_follow_inference(state, rules, played):
+    """Cards the follower cannot hold, since playing ``played`` was legal in the strict phase.
+
+    The legal set is the first non-empty step of RULES.md 6.2; ``played`` lies in
+    one step, so every earlier enabled step was empty in his hand.
+    """
+    led = state.led
+    led_suit = SUIT_OF[led]
+    played_suit = SUIT_OF[played]
+    suit_cards = np.int64(0x3F) << (led_suit * 6)
+    higher = suit_cards & ~((np.int64(2) << led) - 1)
+    if rules.must_head and (np.int64(1) << played) & higher:
+        return np.int64(0)
+    excluded = higher if rules.must_head else np.int64(0)
+    if rules.must_follow:
+        if played_suit == led_suit:
+            return excluded
+        excluded |= suit_cards
+    if rules.must_trump and led_suit != state.trump:
+        if played_suit == state.trump:
+            return excluded
+        excluded |= np.int64(0x3F) << (state.trump * 6)
+    return excluded
 
 
 @njit(cache=True, inline="always")
@@ -444,6 +475,8 @@ def _draw(state):
     state.hand[winner] |= 1 << state.talon[top]
     state.hand[1 - winner] |= 1 << state.talon[top + 1]
     state.talon_top = top + 2
+    if top + 2 == state.talon_end:  # the last draw: the loser took the face-up trump card
+        state.shown[1 - winner] |= 1 << state.talon[top + 1]
 
 
 @njit(cache=True, inline="always")
@@ -467,6 +500,7 @@ def _swap_with_talon_bottom(state, rules, player):
     last = state.talon_end - 1
     card = exchange_card(state, rules)
     state.hand[player] ^= (1 << card) | (1 << state.talon[last])
+    state.shown[player] = (state.shown[player] | 1 << state.talon[last]) & state.hand[player]
     state.talon[last] = card
 
 
@@ -518,6 +552,7 @@ def _declare_marriage(state, rules, player, suit):
     value = 40 if suit == state.trump else 20
     state.marriage[player] += value
     state.married_suits[player] |= 1 << suit
+    state.shown[player] |= MARRIAGE_PAIR << (suit * 6)
 
 
 @njit(cache=True, inline="always")
@@ -526,11 +561,14 @@ def apply_action(state, rules, action):
     player = state.to_move
     if action < A_MARRY:
         state.hand[player] &= ~(1 << action)
+        state.shown[player] &= ~(1 << action)
         if state.phase == LEAD:
             state.led = action
             state.phase = FOLLOW
             state.to_move = 1 - player
         else:
+            if not talon_open(state):
+                state.excluded[player] |= _strict_follow_inference(state, rules, action)
             _resolve_trick(state, rules, action)
     elif action < A_EXCHANGE:
         card = action - A_MARRY
@@ -543,6 +581,7 @@ def apply_action(state, rules, action):
             _claim(state, rules, player)
         else:
             state.hand[player] &= ~(1 << card)
+            state.shown[player] &= ~(1 << card)
             state.led = card
             state.phase = FOLLOW
             state.to_move = 1 - player

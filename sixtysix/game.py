@@ -89,6 +89,8 @@ class State:
         self.array = np.zeros(1, dtype=core.STATE_DTYPE)
         core.deal_array(self.array, game.rule_array, deck, dealer)
         self.history: list[tuple[int, str]] = []
+        # Each player's hand mask after every action: a player's private observations.
+        self.hand_log: list[tuple[int, int]] = []
 
     # ---- moving ---------------------------------------------------------------
     def legal_action_ids(self) -> list[int]:
@@ -115,6 +117,7 @@ class State:
             legal = ", ".join(self.legal_actions()) or "none: the deal is over"
             raise IllegalActionError(f"illegal action {action!r}; legal actions: {legal}")
         self.history.append((player, action_name(action_id)))
+        self.hand_log.append(tuple(int(hand) for hand in self.array[0]["hand"]))
         return self
 
     def clone(self) -> State:
@@ -123,6 +126,7 @@ class State:
         copy.game, copy.deck, copy.dealer = self.game, self.deck, self.dealer
         copy.array = self.array.copy()
         copy.history = list(self.history)
+        copy.hand_log = list(self.hand_log)
         return copy
 
     # ---- reading --------------------------------------------------------------
