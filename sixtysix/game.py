@@ -15,6 +15,7 @@ from . import core
 from .actions import action_name, mask_to_actions, parse_action
 from .cards import SUITS, card_name, mask_to_cards, mask_to_names, parse_card
 from .rules import RuleSet, compile_rules, make_rules
+from .view import PlayerView
 
 
 class IllegalActionError(ValueError):
@@ -130,6 +131,10 @@ class State:
         return copy
 
     # ---- reading --------------------------------------------------------------
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know of this deal: the input of every agent."""
+        return PlayerView(self, player)
+
     @property
     def current_player(self) -> int | None:
         """The player to decide, ``None`` when the deal is over."""
