@@ -1,0 +1,371 @@
+"""Exact open-hand solver: alpha-beta with a transposition table, in numba.
+
+``solve(state)`` gives the minimax value of a perfect-information state (every
+card and the talon order known) in game points of the deal, from player 0's
+point of view (+g: player 0 wins g game points, -g: player 1 does, 0: a draw or
+no score), under the preset's full scoring, and a best action.
+``solve_actions(state)`` gives the value of every legal action.
+
+The search is iterative (an explicit stack of state records, no recursion), so
+one compiled call solves a whole deal without touching Python. Player 0
+maximizes and player 1 minimizes; a player may act several times in a row
+(exchange, close, then lead). The transposition table keys are exact (two
+64-bit words hold every field that matters to the rest of the deal), and each
+entry keeps a lower and an upper bound on the value.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from . import core
+from .actions import action_name
+from .bits import trailing_zeros
+from .rules import FAILED_CZECH
+
+MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
+MAX_MOVES = 64
+UNSEEN = 1 << 40  # below every value: the best value of a node before its first child
+TT_BITS_DEFAULT = 20
+
+
+FRAME_DTYPE = np.dtype(
+    [
+        ("count", np.int64),  # moves at this node
+        ("index", np.int64),  # next move to try
+        ("alpha", np.int64),  # the window, narrowed as the search goes
+        ("beta", np.int64),
+        ("alpha0", np.int64),  # the window the node was entered with
+        ("beta0", np.int64),
+        ("best", np.int64),  # best value so far (player 0's view)
+        ("best_move", np.int64),
+    ]
+)
+
+
+class Workspace(NamedTuple):
+    """Buffers of one solver: the state stack, move lists, search frames, the table."""
+
+    stack: np.ndarray  # STATE_DTYPE records, one per depth
+    words: np.ndarray  # the same memory as int64 rows, for fast copies
+    moves: np.ndarray  # ordered moves per depth
+    scores: np.ndarray  # move-ordering scores (scratch)
+    frames: np.ndarray  # FRAME_DTYPE records, one per depth
+    table_keys: np.ndarray  # (size, 2) exact keys
+    table_info: np.ndarray  # packed generation, bounds and best move
+    counters: np.ndarray  # [generation, nodes]
+
+
+def new_workspace(table_bits: int = TT_BITS_DEFAULT) -> Workspace:
+    """Allocate a solver workspace with a transposition table of ``2**table_bits`` entries."""
+    if not 10 <= table_bits <= 28:
+        raise ValueError(f"invalid table_bits {table_bits!r}: choose 10 to 28")
+    stack = np.zeros(MAX_DEPTH + 1, dtype=core.STATE_DTYPE)
+    size = 1 << table_bits
+    return Workspace(
+        stack=stack,
+        words=stack.view(np.int64).reshape(MAX_DEPTH + 1, -1),
+        moves=np.zeros((MAX_DEPTH + 1, MAX_MOVES), dtype=np.int64),
+        scores=np.zeros(MAX_MOVES, dtype=np.int64),
+        frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
+        table_keys=np.zeros((size, 2), dtype=np.int64),
+        table_info=np.zeros(size, dtype=np.int64),
+        counters=np.zeros(2, dtype=np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def signed_outcome(state):
+    """Game points of an ended deal from player 0's point of view."""
+    if state.winner == 0:
+        return state.game_points
+    if state.winner == 1:
+        return -state.game_points
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _is_table_node(state):
+    """Positions worth a table entry: the start of a leader's turn, and follower's turns."""
+    return (state.phase == core.LEAD and state.turn_acted == 0) or state.phase == core.FOLLOW
+
+
+@njit(cache=True, inline="always")
+def _table_key(state):
+    """Two words that identify everything about ``state`` that matters to the rest of the deal.
+
+    The trump suit and the talon order are fixed within one solve, except the
+    talon's last card (an exchange swaps it), which is in the key.
+    """
+    bottom = state.talon[state.talon_end - 1] if state.talon_end > state.talon_top else 31
+    first = (
+        state.hand[0]
+        | state.hand[1] << 24
+        | state.talon_top << 48
+        | bottom << 53
+        | (state.closed_by + 1) << 58
+        | state.leader << 60
+        | state.to_move << 61
+    )
+    second = (
+        state.points[0]
+        | state.points[1] << 8
+        | state.marriage[0] << 16
+        | state.marriage[1] << 24
+        | np.int64(state.tricks[0] > 0) << 32
+        | np.int64(state.tricks[1] > 0) << 33
+        | np.int64(state.snap_tricks > 0) << 34
+        | state.snap_total << 35
+        | state.turn_acted << 43
+        | (state.led + 1) << 45
+        | (state.last_winner + 1) << 51
+        | state.phase << 53
+    )
+    return first, second
+
+
+@njit(cache=True, inline="always")
+def _slot(first, second, mask):
+    mixed = (first ^ (second * np.int64(0x9E3779B97F4A7C15))) * np.int64(0xBF58476D1CE4E5B9)
+    return (mixed >> 29) & mask
+
+
+@njit(cache=True, inline="always")
+def _probe(state, keys, info, mask, generation):
+    """The packed table entry of ``state`` from this generation, or -1."""
+    first, second = _table_key(state)
+    slot = _slot(first, second, mask)
+    packed = info[slot]
+    if packed >> 24 == generation and keys[slot, 0] == first and keys[slot, 1] == second:
+        return packed
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _pack(generation, low, high, move):
+    return generation << 24 | (low + 64) << 16 | (high + 64) << 8 | (move + 1)
+
+
+@njit(cache=True, inline="always")
+def _move_score(state, rules, action):
+    """Move ordering: higher first. Cheap winners when following; forcing moves when leading."""
+    if state.phase == core.FOLLOW:
+        points = rules.card_points[action]
+        if core.follower_wins(state, rules, state.led, action):
+            trump_cost = 20 if core.SUIT_OF[action] == state.trump else 0
+            return 100 - points - trump_cost
+        return 50 - points
+    if action < core.A_MARRY:
+        points = rules.card_points[action]
+        return 30 + points if core.SUIT_OF[action] != state.trump else 20 - points
+    if action < core.A_EXCHANGE:
+        return 150 if core.SUIT_OF[action - core.A_MARRY] == state.trump else 140
+    if action == core.A_CLOSE:
+        return 60
+    if action == core.A_PASS or action == core.A_DRAW:
+        return 70
+    return 200  # claims, exchanges
+
+
+@njit(cache=True)
+def _order_moves(state, rules, legal, moves, scores, depth, first):
+    """Write the legal moves of ``state`` into ``moves[depth]``, best guess first; the count."""
+    count = 0
+    while legal:
+        action = trailing_zeros(legal)
+        legal &= legal - 1
+        score = 1000 if action == first else _move_score(state, rules, action)
+        k = count
+        while k > 0 and scores[k - 1] < score:
+            scores[k] = scores[k - 1]
+            moves[depth, k] = moves[depth, k - 1]
+            k -= 1
+        scores[k] = score
+        moves[depth, k] = action
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def search(workspace, rules, alpha, beta):
+    """Alpha-beta from ``workspace.stack[0]`` within (alpha, beta): ``(value, best action)``.
+
+    The value is exact when it lies strictly inside the window, otherwise a bound
+    (fail-soft). The best action is -1 at a terminal root.
+    """
+    stack, words, moves = workspace.stack, workspace.words, workspace.moves
+    frames, scores = workspace.frames, workspace.scores
+    keys, info = workspace.table_keys, workspace.table_info
+    generation = workspace.counters[0]
+    mask = np.int64(len(info) - 1)
+    width = words.shape[1]
+    nodes = 0
+    depth = 0
+    frames[0].alpha = alpha
+    frames[0].beta = beta
+    entering = True
+    value = 0
+    while True:
+        state = stack[depth]
+        frame = frames[depth]
+        if entering:
+            if state.phase == core.OVER:
+                value = signed_outcome(state)
+                if depth == 0:
+                    break
+                depth -= 1
+                entering = False
+                continue
+            first_move = -1
+            frame.alpha0 = frame.alpha
+            frame.beta0 = frame.beta
+            if _is_table_node(state):
+                packed = _probe(state, keys, info, mask, generation)
+                if packed >= 0:
+                    low = ((packed >> 16) & 0xFF) - 64
+                    high = ((packed >> 8) & 0xFF) - 64
+                    first_move = (packed & 0xFF) - 1
+                    if low >= frame.beta or low == high:
+                        value = low
+                    elif high <= frame.alpha:
+                        value = high
+                    else:
+                        frame.alpha = max(frame.alpha, low)
+                        frame.beta = min(frame.beta, high)
+                        value = UNSEEN
+                    if value != UNSEEN:
+                        frame.best_move = first_move
+                        if depth == 0:
+                            break
+                        depth -= 1
+                        entering = False
+                        continue
+            legal = core.legal_mask(state, rules)
+            frame.count = _order_moves(state, rules, legal, moves, scores, depth, first_move)
+            frame.index = 0
+            frame.best = -UNSEEN if state.to_move == 0 else UNSEEN
+            frame.best_move = -1
+        else:  # a child's value arrives
+            if state.to_move == 0:
+                if value > frame.best:
+                    frame.best = value
+                    frame.best_move = moves[depth, frame.index - 1]
+                    frame.alpha = max(frame.alpha, value)
+            elif value < frame.best:
+                frame.best = value
+                frame.best_move = moves[depth, frame.index - 1]
+                frame.beta = min(frame.beta, value)
+        if frame.alpha < frame.beta and frame.index < frame.count:
+            move = moves[depth, frame.index]
+            frame.index += 1
+            for k in range(width):
+                words[depth + 1, k] = words[depth, k]
+            core.apply_action(stack[depth + 1], rules, move)
+            nodes += 1
+            child = frames[depth + 1]
+            child.alpha = frame.alpha
+            child.beta = frame.beta
+            depth += 1
+            entering = True
+            continue
+        value = frame.best
+        if _is_table_node(state):
+            _store(state, keys, info, mask, generation, value, frame)
+        if depth == 0:
+            break
+        depth -= 1
+        entering = False
+    workspace.counters[1] += nodes
+    return value, frames[0].best_move
+
+
+@njit(cache=True, inline="always")
+def _store(state, keys, info, mask, generation, value, frame):
+    """Record what the search proved about ``state``: bounds from the window it was given."""
+    low = value if value > frame.alpha0 else -63
+    high = value if value < frame.beta0 else 63
+    packed = _probe(state, keys, info, mask, generation)
+    if packed >= 0:
+        low = max(low, ((packed >> 16) & 0xFF) - 64)
+        high = min(high, ((packed >> 8) & 0xFF) - 64)
+    first, second = _table_key(state)
+    slot = _slot(first, second, mask)
+    keys[slot, 0] = first
+    keys[slot, 1] = second
+    info[slot] = _pack(generation, low, high, frame.best_move)
+
+
+# ---- Python API ------------------------------------------------------------------
+
+
+class Solution(NamedTuple):
+    """The exact value (game points, player 0's view) and a best action of a state."""
+
+    value: int
+    action: str | None
+    action_id: int | None
+
+
+def max_game_points(rules_array: np.ndarray) -> int:
+    """The most game points one deal can score under these rules."""
+    return 6 if int(rules_array[0]["failed_close"]) == FAILED_CZECH else 3
+
+
+@njit(cache=True)
+def solve_record(workspace, rules_array, state_array, bound):
+    """Exact value and best action of ``state_array[0]`` (a fresh table generation)."""
+    workspace.counters[0] += 1
+    words = workspace.words
+    source = state_array.view(np.int64)
+    for k in range(words.shape[1]):
+        words[0, k] = source[k]
+    return search(workspace, rules_array[0], -bound, bound)
+
+
+@njit(cache=True)
+def solve_children(workspace, rules_array, state_array, bound, actions, values):
+    """Exact value of every action in ``actions`` (one table generation for all)."""
+    workspace.counters[0] += 1
+    words = workspace.words
+    source = state_array.view(np.int64)
+    rules = rules_array[0]
+    for i in range(len(actions)):
+        for k in range(words.shape[1]):
+            words[0, k] = source[k]
+        core.apply_action(workspace.stack[0], rules, actions[i])
+        values[i] = search(workspace, rules, -bound, bound)[0]
+
+
+_WORKSPACE: list[Workspace] = []
+
+
+def shared_workspace() -> Workspace:
+    """This process's solver workspace (allocated on first use)."""
+    if not _WORKSPACE:
+        _WORKSPACE.append(new_workspace())
+    return _WORKSPACE[0]
+
+
+def solve(state) -> Solution:
+    """Exact minimax value of a perfect-information ``State`` and a best action."""
+    rules_array = state.game.rule_array
+    value, action = solve_record(
+        shared_workspace(), rules_array, state.array, max_game_points(rules_array)
+    )
+    if action < 0:
+        return Solution(int(value), None, None)
+    return Solution(int(value), action_name(int(action)), int(action))
+
+
+def solve_actions(state) -> dict[str, int]:
+    """Exact value (player 0's view) of every legal action of a perfect-information ``State``."""
+    actions = np.array(state.legal_action_ids(), dtype=np.int64)
+    values = np.zeros(len(actions), dtype=np.int64)
+    rules_array = state.game.rule_array
+    solve_children(
+        shared_workspace(), rules_array, state.array, max_game_points(rules_array), actions, values
+    )
+    return {action_name(int(a)): int(v) for a, v in zip(actions, values, strict=True)}
