@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from . import core
+from . import core, solver
 from .game import Game
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
@@ -36,6 +37,39 @@ def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1)
         "game_points": int(game_points),
         "plies_per_deal": round(plies / deals, 4),
         "game_points_per_deal": round(game_points / deals, 5),
+    }
+
+
+def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> dict:
+    """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``)."""
+    if deals < 1:
+        raise ValueError(f"invalid deals {deals!r}: need at least 1")
+    if not 0 <= seed < 2**64 - deals:
+        raise ValueError(f"invalid seed {seed!r}: a seed is an integer in [0, 2**64 - deals)")
+    game = Game(preset)
+    workspace = solver.shared_workspace()
+    solver.solve(game.new_deal(seed=seed))  # compile or load the cache first
+    milliseconds = []
+    nodes = []
+    values = []
+    for number in range(deals):
+        state = game.new_deal(seed=seed + number)
+        nodes_before = int(workspace.counters[1])
+        start = time.perf_counter()
+        values.append(solver.solve(state).value)
+        milliseconds.append((time.perf_counter() - start) * 1000)
+        nodes.append(int(workspace.counters[1]) - nodes_before)
+    seconds = sum(milliseconds) / 1000
+    return {
+        "preset": preset,
+        "deals": deals,
+        "seed": seed,
+        "median_ms": round(statistics.median(milliseconds), 3),
+        "mean_ms": round(statistics.fmean(milliseconds), 3),
+        "max_ms": round(max(milliseconds), 3),
+        "median_nodes": statistics.median(nodes),
+        "nodes_per_s": round(sum(nodes) / seconds, 1),
+        "mean_value": round(statistics.fmean(values), 4),
     }
 
 

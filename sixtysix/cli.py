@@ -1,4 +1,4 @@
-"""The ``sixtysix`` command line: ``demo``, ``bench core``, ``presets``."""
+"""The ``sixtysix`` command line: ``demo``, ``presets``, ``bench core``, ``bench solver``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import random
 import sys
 
-from .bench import bench_core, compare_with_c
+from .bench import bench_core, bench_solver, compare_with_c
 from .game import Game
 from .rules import PRESETS, make_rules
 
@@ -37,11 +37,21 @@ def main(argv: list[str] | None = None) -> int:
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
     )
 
+    solver_bench = bench_kinds.add_parser(
+        "solver", help="exact open-hand solves of whole deals from the first lead"
+    )
+    solver_bench.add_argument("--preset", default="schnapsen", choices=list(PRESETS))
+    solver_bench.add_argument("--deals", type=int, default=100)
+    solver_bench.add_argument("--seed", type=int, default=1)
+    solver_bench.add_argument("--json", action="store_true", help="print one JSON object")
+
     args = parser.parse_args(argv)
     if args.command == "demo":
         return _demo(args.preset, args.deals, args.seed)
     if args.command == "presets":
         return _presets(args.json)
+    if args.kind == "solver":
+        return _report(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
     return _bench_core(args)
 
 
@@ -83,15 +93,19 @@ def _bench_core(args: argparse.Namespace) -> int:
     if args.reference_c and args.preset != "sixty_six":
         print("error: --reference-c compares the sixty_six preset only", file=sys.stderr)
         return 2
+    if args.reference_c:
+        return _report(lambda: compare_with_c(args.deals, args.seed), args.json)
+    return _report(lambda: bench_core(args.preset, args.deals, args.seed), args.json)
+
+
+def _report(run, as_json: bool) -> int:
+    """Run a benchmark and print its result as JSON or as aligned lines."""
     try:
-        if args.reference_c:
-            result = compare_with_c(args.deals, args.seed)
-        else:
-            result = bench_core(args.preset, args.deals, args.seed)
+        result = run()
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.json:
+    if as_json:
         print(json.dumps(result))
     else:
         for key, value in result.items():

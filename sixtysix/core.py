@@ -442,7 +442,7 @@ def _end_of_cards(state, rules):
 
 
 @njit(cache=True, inline="always")
-def _follower_wins(state, rules, led, played):
+def follower_wins(state, rules, led, played):
     """Trick resolution (RULES.md section 4): does the follower's card win?"""
     led_suit = SUIT_OF[led]
     played_suit = SUIT_OF[played]
@@ -509,7 +509,7 @@ def _resolve_trick(state, rules, played):
     """The follower played: score the trick, then claim check, pre-draw point or draw."""
     leader = state.leader
     led = state.led
-    winner = 1 - leader if _follower_wins(state, rules, led, played) else leader
+    winner = 1 - leader if follower_wins(state, rules, led, played) else leader
     state.points[winner] += card_points(led, rules) + card_points(played, rules)
     state.tricks[winner] += 1
     state.won[winner] |= (1 << led) | (1 << played)

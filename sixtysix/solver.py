@@ -90,7 +90,7 @@ def signed_outcome(state):
 @njit(cache=True, inline="always")
 def _is_table_node(state):
     """Positions worth a table entry: the start of a leader's turn, and follower's turns."""
-    return (state.phase == core.LEAD and state.turn_acted == 0) or state.phase == core.FOLLOW
+    return state.phase == core.LEAD and state.turn_acted == 0
 
 
 @njit(cache=True, inline="always")
@@ -150,6 +150,17 @@ def _pack(generation, low, high, move):
 
 
 @njit(cache=True, inline="always")
+def _sure_winner(state, card):
+    """Whether the follower cannot take ``card`` led in the strict phase (follow-suit rules)."""
+    opponent = state.hand[1 - state.leader]
+    suit = core.SUIT_OF[card]
+    same_suit = opponent & (np.int64(0x3F) << (suit * 6))
+    if same_suit:
+        return same_suit >> card == 0
+    return suit == state.trump or opponent & (np.int64(0x3F) << (state.trump * 6)) == 0
+
+
+@njit(cache=True, inline="always")
 def _move_score(state, rules, action):
     """Move ordering: higher first. Cheap winners when following; forcing moves when leading."""
     if state.phase == core.FOLLOW:
@@ -160,6 +171,8 @@ def _move_score(state, rules, action):
         return 50 - points
     if action < core.A_MARRY:
         points = rules.card_points[action]
+        if not core.talon_open(state):
+            return 60 + points if _sure_winner(state, action) else 30 + points
         return 30 + points if core.SUIT_OF[action] != state.trump else 20 - points
     if action < core.A_EXCHANGE:
         return 150 if core.SUIT_OF[action - core.A_MARRY] == state.trump else 140
@@ -322,7 +335,32 @@ def solve_record(workspace, rules_array, state_array, bound):
     source = state_array.view(np.int64)
     for k in range(words.shape[1]):
         words[0, k] = source[k]
-    return search(workspace, rules_array[0], -bound, bound)
+    return _zero_window_search(workspace, rules_array[0], bound)
+
+
+@njit(cache=True)
+def _zero_window_search(workspace, rules, bound):
+    """Exact value by zero-window tests (MTD(f)): values are a handful of integers."""
+    low = -bound
+    high = bound
+    guess = 0
+    best_move = -1
+    maximizer = workspace.stack[0].to_move == 0
+    while low < high:
+        gamma = guess + 1 if guess == low else guess
+        value, move = search(workspace, rules, gamma - 1, gamma)
+        if value >= gamma:
+            low = value
+            if maximizer or best_move < 0:
+                best_move = move
+        else:
+            high = value
+            if not maximizer or best_move < 0:
+                best_move = move
+        guess = value
+        if move < 0:
+            break
+    return guess, best_move
 
 
 @njit(cache=True)
@@ -336,7 +374,7 @@ def solve_children(workspace, rules_array, state_array, bound, actions, values):
         for k in range(words.shape[1]):
             words[0, k] = source[k]
         core.apply_action(workspace.stack[0], rules, actions[i])
-        values[i] = search(workspace, rules, -bound, bound)[0]
+        values[i] = _zero_window_search(workspace, rules, bound)[0]
 
 
 _WORKSPACE: list[Workspace] = []
