@@ -23,7 +23,7 @@ from numba import njit
 
 from . import core
 from .actions import action_name
-from .bits import trailing_zeros
+from .bits import popcount, trailing_zeros
 from .rules import FAILED_CZECH
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
@@ -134,14 +134,38 @@ def _slot(first, second, mask):
 
 
 @njit(cache=True, inline="always")
+def _find(first, second, keys, info, mask, generation):
+    """The slot of the entry with this key from this generation, or -1.
+
+    Entries live in buckets of two slots (a key may sit in either).
+    """
+    bucket = _slot(first, second, mask) & ~np.int64(1)
+    for slot in range(bucket, bucket + 2):
+        if info[slot] >> 24 == generation and keys[slot, 0] == first and keys[slot, 1] == second:
+            return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _probe(state, keys, info, mask, generation):
     """The packed table entry of ``state`` from this generation, or -1."""
     first, second = _table_key(state)
-    slot = _slot(first, second, mask)
-    packed = info[slot]
-    if packed >> 24 == generation and keys[slot, 0] == first and keys[slot, 1] == second:
-        return packed
-    return -1
+    slot = _find(first, second, keys, info, mask, generation)
+    return info[slot] if slot >= 0 else -1
+
+
+@njit(cache=True, inline="always")
+def _victim(first, second, keys, info, mask, generation):
+    """Where a new entry goes: a stale slot of its bucket, else the one with fewer cards left."""
+    bucket = _slot(first, second, mask) & ~np.int64(1)
+    if info[bucket] >> 24 != generation:
+        return bucket
+    if info[bucket + 1] >> 24 != generation:
+        return bucket + 1
+    cards = np.int64((1 << 48) - 1)
+    if popcount(keys[bucket, 0] & cards) <= popcount(keys[bucket + 1, 0] & cards):
+        return bucket
+    return bucket + 1
 
 
 @njit(cache=True, inline="always")
@@ -300,12 +324,14 @@ def _store(state, keys, info, mask, generation, value, frame):
     """Record what the search proved about ``state``: bounds from the window it was given."""
     low = value if value > frame.alpha0 else -63
     high = value if value < frame.beta0 else 63
-    packed = _probe(state, keys, info, mask, generation)
-    if packed >= 0:
+    first, second = _table_key(state)
+    slot = _find(first, second, keys, info, mask, generation)
+    if slot >= 0:
+        packed = info[slot]
         low = max(low, ((packed >> 16) & 0xFF) - 64)
         high = min(high, ((packed >> 8) & 0xFF) - 64)
-    first, second = _table_key(state)
-    slot = _slot(first, second, mask)
+    else:
+        slot = _victim(first, second, keys, info, mask, generation)
     keys[slot, 0] = first
     keys[slot, 1] = second
     info[slot] = _pack(generation, low, high, frame.best_move)
