@@ -54,9 +54,15 @@ class Workspace(NamedTuple):
     moves: np.ndarray  # ordered moves per depth
     scores: np.ndarray  # move-ordering scores (scratch)
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
-    table_keys: np.ndarray  # (size, 2) exact keys
-    table_info: np.ndarray  # packed generation, bounds and best move
+    table: np.ndarray  # (size, 4): two key words, packed generation/bounds/move, padding
     counters: np.ndarray  # [generation, nodes]
+
+
+def _cache_line_aligned(size: int) -> np.ndarray:
+    """A zeroed (size, 4) int64 table starting on a 64-byte boundary: a bucket per cache line."""
+    memory = np.zeros(size * 4 + 8, dtype=np.int64)
+    offset = (-memory.ctypes.data % 64) // 8
+    return memory[offset : offset + size * 4].reshape(size, 4)
 
 
 def new_workspace(table_bits: int = TT_BITS_DEFAULT) -> Workspace:
@@ -71,8 +77,7 @@ def new_workspace(table_bits: int = TT_BITS_DEFAULT) -> Workspace:
         moves=np.zeros((MAX_DEPTH + 1, MAX_MOVES), dtype=np.int64),
         scores=np.zeros(MAX_MOVES, dtype=np.int64),
         frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
-        table_keys=np.zeros((size, 2), dtype=np.int64),
-        table_info=np.zeros(size, dtype=np.int64),
+        table=_cache_line_aligned(size),
         counters=np.zeros(2, dtype=np.int64),
     )
 
@@ -134,36 +139,37 @@ def _slot(first, second, mask):
 
 
 @njit(cache=True, inline="always")
-def _find(first, second, keys, info, mask, generation):
+def _find(first, second, table, mask, generation):
     """The slot of the entry with this key from this generation, or -1.
 
     Entries live in buckets of two slots (a key may sit in either).
     """
     bucket = _slot(first, second, mask) & ~np.int64(1)
     for slot in range(bucket, bucket + 2):
-        if info[slot] >> 24 == generation and keys[slot, 0] == first and keys[slot, 1] == second:
+        same_key = table[slot, 0] == first and table[slot, 1] == second
+        if same_key and table[slot, 2] >> 24 == generation:
             return slot
     return -1
 
 
 @njit(cache=True, inline="always")
-def _probe(state, keys, info, mask, generation):
+def _probe(state, table, mask, generation):
     """The packed table entry of ``state`` from this generation, or -1."""
     first, second = _table_key(state)
-    slot = _find(first, second, keys, info, mask, generation)
-    return info[slot] if slot >= 0 else -1
+    slot = _find(first, second, table, mask, generation)
+    return table[slot, 2] if slot >= 0 else -1
 
 
 @njit(cache=True, inline="always")
-def _victim(first, second, keys, info, mask, generation):
+def _victim(first, second, table, mask, generation):
     """Where a new entry goes: a stale slot of its bucket, else the one with fewer cards left."""
     bucket = _slot(first, second, mask) & ~np.int64(1)
-    if info[bucket] >> 24 != generation:
+    if table[bucket, 2] >> 24 != generation:
         return bucket
-    if info[bucket + 1] >> 24 != generation:
+    if table[bucket + 1, 2] >> 24 != generation:
         return bucket + 1
     cards = np.int64((1 << 48) - 1)
-    if popcount(keys[bucket, 0] & cards) <= popcount(keys[bucket + 1, 0] & cards):
+    if popcount(table[bucket, 0] & cards) <= popcount(table[bucket + 1, 0] & cards):
         return bucket
     return bucket + 1
 
@@ -235,9 +241,9 @@ def search(workspace, rules, alpha, beta):
     """
     stack, words, moves = workspace.stack, workspace.words, workspace.moves
     frames, scores = workspace.frames, workspace.scores
-    keys, info = workspace.table_keys, workspace.table_info
+    table = workspace.table
     generation = workspace.counters[0]
-    mask = np.int64(len(info) - 1)
+    mask = np.int64(len(table) - 1)
     width = words.shape[1]
     nodes = 0
     depth = 0
@@ -260,7 +266,7 @@ def search(workspace, rules, alpha, beta):
             frame.alpha0 = frame.alpha
             frame.beta0 = frame.beta
             if _is_table_node(state):
-                packed = _probe(state, keys, info, mask, generation)
+                packed = _probe(state, table, mask, generation)
                 if packed >= 0:
                     low = ((packed >> 16) & 0xFF) - 64
                     high = ((packed >> 8) & 0xFF) - 64
@@ -310,7 +316,7 @@ def search(workspace, rules, alpha, beta):
             continue
         value = frame.best
         if _is_table_node(state):
-            _store(state, keys, info, mask, generation, value, frame)
+            _store(state, table, mask, generation, value, frame)
         if depth == 0:
             break
         depth -= 1
@@ -320,21 +326,21 @@ def search(workspace, rules, alpha, beta):
 
 
 @njit(cache=True, inline="always")
-def _store(state, keys, info, mask, generation, value, frame):
+def _store(state, table, mask, generation, value, frame):
     """Record what the search proved about ``state``: bounds from the window it was given."""
     low = value if value > frame.alpha0 else -63
     high = value if value < frame.beta0 else 63
     first, second = _table_key(state)
-    slot = _find(first, second, keys, info, mask, generation)
+    slot = _find(first, second, table, mask, generation)
     if slot >= 0:
-        packed = info[slot]
+        packed = table[slot, 2]
         low = max(low, ((packed >> 16) & 0xFF) - 64)
         high = min(high, ((packed >> 8) & 0xFF) - 64)
     else:
-        slot = _victim(first, second, keys, info, mask, generation)
-    keys[slot, 0] = first
-    keys[slot, 1] = second
-    info[slot] = _pack(generation, low, high, frame.best_move)
+        slot = _victim(first, second, table, mask, generation)
+    table[slot, 0] = first
+    table[slot, 1] = second
+    table[slot, 2] = _pack(generation, low, high, frame.best_move)
 
 
 # ---- Python API ------------------------------------------------------------------
