@@ -489,9 +489,15 @@ def _close(state, rules, closer):
     state.turn_acted |= ACTED_CLOSE
     state.phase = LEAD
     state.to_move = closer
-    if rules.exchange_on_close and (state.hand[opponent] >> exchange_card(state, rules)) & 1:
-        state.phase = CLOSE_EXCHANGE
-        state.to_move = opponent
+    if rules.exchange_on_close:
+        # L3 is offered only to the holder of the exchange card (R-A7), so this becomes public.
+        card = exchange_card(state, rules)
+        if (state.hand[opponent] >> card) & 1:
+            state.shown[opponent] |= 1 << card
+            state.phase = CLOSE_EXCHANGE
+            state.to_move = opponent
+        else:
+            state.excluded[opponent] |= 1 << card
 
 
 @njit(cache=True, inline="always")

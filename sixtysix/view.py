@@ -89,7 +89,7 @@ import numpy as np
 from . import core
 from .actions import action_name
 from .cards import SUITS, card_name, mask_to_cards, mask_to_names, parse_card
-from .rules import PRESETS, RuleSet, make_rules
+from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
 
 PHASE_NAMES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
 MAX_TRICKS = 12
@@ -162,9 +162,9 @@ def rules_text(rules: RuleSet) -> str:
     for preset in PRESETS:
         base = make_rules(preset)
         diffs = [
-            f"{name}={value!r}"
-            for name, value in vars(rules).items()
-            if getattr(base, name) != value
+            f"{name}={getattr(rules, name)!r}"
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
         ]
         if best is None or len(diffs) < len(best):
             best = [preset, *diffs]
@@ -216,7 +216,8 @@ class PlayerView:
 
         # The public record: every field is public except the opponent's hand and the
         # talon cards other than its last one. Public: won cards, points, marriages, tricks,
-        # married suits, shown and excluded cards (public knowledge by definition), the talon's
+        # married suits, shown and excluded cards (public knowledge by definition, completed
+        # below by the exchange-on-close point, which core does not record), the talon's
         # bounds, trump, phase, to_move, leader, led card, closer, the close snapshot, trick
         # count, turn flags, winners, game points, reason and dealer.
         record = state.array.copy()
@@ -229,14 +230,9 @@ class PlayerView:
         public["talon"][:] = -1  # drawn (stale) and hidden talon cards
         if self.talon_bottom is not None:
             public["talon"][public["talon_end"] - 1] = self.talon_bottom
-        known, excluded = _close_exchange_knowledge(
-            game, self.history, player, self.trump, int(public["phase"])
-        )
         played = int(public["won"][0] | public["won"][1])
         if public["led"] >= 0:
             played |= 1 << int(public["led"])
-        public["shown"][opponent] |= known & ~played
-        public["excluded"][opponent] |= excluded
         self.known_opponent = int(public["shown"][opponent])
         public["hand"][opponent] = self.known_opponent
 
@@ -440,25 +436,3 @@ class PlayerView:
 def _is_player(value) -> bool:
     """0 or 1, as a Python or numpy integer but not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value in (0, 1)
-
-
-def _close_exchange_knowledge(game, history, player: int, trump: int, phase: int):
-    """``(known, excluded)`` opponent cards from the exchange point after ``player``'s close.
-
-    Under ``exchange_on_opponent_close`` the non-closer gets that decision point only when
-    he holds the trump exchange card (R-A7), so the closer learns whether he holds it.
-    """
-    rules = game.rule_array[0]
-    closes = [i for i, (_, action) in enumerate(history) if action == "close"]
-    if not rules["exchange_on_close"] or not closes or history[closes[0]][0] != player:
-        return 0, 0
-    exchange_card = 1 << (trump * 6 + int(rules["exchange_rank"]))
-    after = closes[0] + 1
-    if after < len(history):
-        offered = history[after][0] != player
-        taken = history[after][1] == "exchange-on-close"
-    else:
-        offered, taken = phase == core.CLOSE_EXCHANGE, False
-    if not offered:
-        return 0, exchange_card
-    return (0 if taken else exchange_card), 0
