@@ -207,7 +207,7 @@ def _move_score(state, rules, action):
     if action < core.A_EXCHANGE:
         return 150 if core.SUIT_OF[action - core.A_MARRY] == state.trump else 140
     if action == core.A_CLOSE:
-        return 60
+        return 110
     if action == core.A_PASS or action == core.A_DRAW:
         return 70
     return 200  # claims, exchanges
