@@ -9,13 +9,14 @@ What a player knows:
 * the rules, the dealer, his dealt hand and the face-up card of the deal;
 * every action (all actions are public) and his own hand after each one, so
   also every card he drew;
-* the opponent's known cards (``known_opponent``): the partner of a declared
-  marriage, the face-up card taken by an exchange, an exchange on close or the
-  last draw (core's ``shown`` mask), and the trump exchange card when the
-  opponent was offered the exchange on this player's close (R-A7);
-* cards the opponent cannot hold (``excluded_opponent``): core's strict-phase
-  inference (RULES.md 6.2), and the exchange card when this player closed under
-  ``exchange_on_opponent_close`` and no exchange point followed;
+* the opponent's known cards (``known_opponent``, core's ``shown`` mask): the
+  partner of a declared marriage, the face-up card taken by an exchange, an
+  exchange on close or the last draw, and the trump exchange card of a
+  non-closer who was offered the exchange on close (R-A7 offers it only to
+  its holder);
+* cards the opponent cannot hold (``excluded_opponent``, core's ``excluded``
+  mask): the strict-phase inference of RULES.md 6.2, and the exchange card of
+  a non-closer who was not offered the exchange on close;
 * the talon's last card while the talon is non-empty (it lay face up, or it is
   the exchange card), and the size of everything.
 
