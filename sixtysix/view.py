@@ -217,10 +217,9 @@ class PlayerView:
 
         # The public record: every field is public except the opponent's hand and the
         # talon cards other than its last one. Public: won cards, points, marriages, tricks,
-        # married suits, shown and excluded cards (public knowledge by definition, completed
-        # below by the exchange-on-close point, which core does not record), the talon's
-        # bounds, trump, phase, to_move, leader, led card, closer, the close snapshot, trick
-        # count, turn flags, winners, game points, reason and dealer.
+        # married suits, shown and excluded cards (public knowledge by definition), the
+        # talon's bounds, trump, phase, to_move, leader, led card, closer, the close snapshot,
+        # trick count, turn flags, winners, game points, reason and dealer.
         record = state.array.copy()
         self.record = record
         public = record[0]
