@@ -1,12 +1,16 @@
 """sixtysix: Sixty-Six and Schnapsen for game-AI research.
 
 The public API: ``Game``, ``State`` (from ``Game.new_deal``), ``replay``,
-``IllegalActionError``, ``Match`` and the rule presets in ``PRESETS``.
+``IllegalActionError``, ``Match``, the rule presets in ``PRESETS``,
+``PlayerView`` (from ``State.view``) and the open-hand solver ``solve`` /
+``solve_actions``.
 """
 
 from .game import Game, IllegalActionError, State, replay
 from .match import Match
 from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .solver import Solution, solve, solve_actions
+from .view import PlayerView
 
 __all__ = [
     "Game",
@@ -14,8 +18,12 @@ __all__ = [
     "Match",
     "OPTION_NAMES",
     "PRESETS",
+    "PlayerView",
     "RuleSet",
+    "Solution",
     "State",
     "make_rules",
     "replay",
+    "solve",
+    "solve_actions",
 ]
