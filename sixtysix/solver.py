@@ -94,7 +94,7 @@ def signed_outcome(state):
 
 @njit(cache=True, inline="always")
 def _is_table_node(state):
-    """Positions worth a table entry: the start of a leader's turn, and follower's turns."""
+    """Positions worth a table entry: the start of a leader's turn (probing more costs more)."""
     return state.phase == core.LEAD and state.turn_acted == 0
 
 
