@@ -257,6 +257,7 @@ def search(workspace, rules, alpha, beta):
         if entering:
             if state.phase == core.OVER:
                 value = signed_outcome(state)
+                frame.best_move = -1
                 if depth == 0:
                     break
                 depth -= 1
