@@ -28,7 +28,7 @@ from .rules import FAILED_CZECH
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
 MAX_MOVES = 64
-UNSEEN = 1 << 40  # below every value: the best value of a node before its first child
+UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 20
 
 
@@ -364,11 +364,17 @@ def max_game_points(rules_array: np.ndarray) -> int:
 def solve_record(workspace, rules_array, state_array, bound):
     """Exact value and best action of ``state_array[0]`` (a fresh table generation)."""
     workspace.counters[0] += 1
+    _load_root(workspace, state_array)
+    return _zero_window_search(workspace, rules_array[0], bound)
+
+
+@njit(cache=True, inline="always")
+def _load_root(workspace, state_array):
+    """Copy ``state_array[0]`` to the bottom of the search stack."""
     words = workspace.words
     source = state_array.view(np.int64)
     for k in range(words.shape[1]):
         words[0, k] = source[k]
-    return _zero_window_search(workspace, rules_array[0], bound)
 
 
 @njit(cache=True)
@@ -400,12 +406,9 @@ def _zero_window_search(workspace, rules, bound):
 def solve_children(workspace, rules_array, state_array, bound, actions, values):
     """Exact value of every action in ``actions`` (one table generation for all)."""
     workspace.counters[0] += 1
-    words = workspace.words
-    source = state_array.view(np.int64)
     rules = rules_array[0]
     for i in range(len(actions)):
-        for k in range(words.shape[1]):
-            words[0, k] = source[k]
+        _load_root(workspace, state_array)
         core.apply_action(workspace.stack[0], rules, actions[i])
         values[i] = _zero_window_search(workspace, rules, bound)[0]
 
