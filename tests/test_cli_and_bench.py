@@ -47,6 +47,24 @@ def test_bad_bench_arguments_are_rejected(capsys):
     assert "invalid choice: 'bridge'" in capsys.readouterr().err
 
 
+def test_bench_solver_json_reports_the_documented_fields(capsys):
+    out = run_cli(capsys, "bench", "solver", "--deals", "3", "--seed", "5", "--json")
+    result = json.loads(out)
+    assert result["preset"] == "schnapsen" and result["deals"] == 3
+    assert 0 < result["median_ms"] <= result["max_ms"]
+    assert result["mean_ms"] > 0 and result["nodes_per_s"] > 0
+    game = sixtysix.Game("schnapsen")
+    values = [sixtysix.solve(game.new_deal(seed=5 + i)).value for i in range(3)]
+    assert result["mean_value"] == round(sum(values) / 3, 4)
+
+
+def test_bad_solver_bench_arguments_are_rejected(capsys):
+    assert cli.main(["bench", "solver", "--deals", "0"]) == 2
+    assert "invalid deals 0" in capsys.readouterr().err
+    assert cli.main(["bench", "solver", "--seed", "-1"]) == 2
+    assert "invalid seed -1" in capsys.readouterr().err
+
+
 def test_demo_prints_a_complete_deal(capsys):
     out = run_cli(capsys, "demo", "--preset", "schnapsen", "--deals", "1", "--seed", "3")
     assert "deal 1: dealer" in out
