@@ -343,7 +343,7 @@ def legal_mask(state, rules):
 
 
 @njit(cache=True)
-def _scale(rules, loser_total, loser_tricks):
+def scale_points(rules, loser_total, loser_tricks):
     """Game points to the winner by the loser's total and tricks (RULES.md 10.1)."""
     if rules.scale == SCALE_STANDARD:
         if rules.schwarz == SCHWARZ_NO_TRICKS:
@@ -359,7 +359,7 @@ def _scale(rules, loser_total, loser_tricks):
 
 
 @njit(cache=True)
-def _failed_close_points(state, rules):
+def failed_close_points(state, rules):
     """Game points to the non-closer when a close fails (R6)."""
     penalty = rules.failed_close
     no_trick_at_close = state.snap_tricks == 0
@@ -391,22 +391,22 @@ def _claim(state, rules, player):
     closer = state.closed_by
     if total(state, rules, player) >= 66:
         if closer < 0:
-            points = _scale(rules, total(state, rules, opponent), state.tricks[opponent])
+            points = scale_points(rules, total(state, rules, opponent), state.tricks[opponent])
             _finish(state, player, points, WHY_CLAIM)
         elif closer == player:
             if rules.closer_basis == CLOSER_AT_CLOSE:
-                points = _scale(rules, state.snap_total, state.snap_tricks)
+                points = scale_points(rules, state.snap_total, state.snap_tricks)
             else:
-                points = _scale(rules, total(state, rules, opponent), state.tricks[opponent])
+                points = scale_points(rules, total(state, rules, opponent), state.tricks[opponent])
             _finish(state, player, points, WHY_CLOSER_CLAIM)
         else:
             if rules.opponent_out == OPPONENT_OUT_AS_FAILED_CLOSE:
-                points = _failed_close_points(state, rules)
+                points = failed_close_points(state, rules)
             else:
                 points = 2
             _finish(state, player, points, WHY_OPPONENT_CLAIM_AFTER_CLOSE)
     elif closer == player:
-        _finish(state, opponent, _failed_close_points(state, rules), WHY_CLOSER_FALSE_CLAIM)
+        _finish(state, opponent, failed_close_points(state, rules), WHY_CLOSER_FALSE_CLAIM)
     else:
         if rules.false_claim == FALSE_CLAIM_FIXED_2 or state.tricks[opponent] > 0:
             points = 2
@@ -419,7 +419,7 @@ def _claim(state, rules, player):
 def _end_of_cards(state, rules):
     """Both hands are empty and nobody went out: E3 or E4."""
     if state.closed_by >= 0:
-        _finish(state, 1 - state.closed_by, _failed_close_points(state, rules), WHY_FAILED_CLOSE)
+        _finish(state, 1 - state.closed_by, failed_close_points(state, rules), WHY_FAILED_CLOSE)
         return
     rule = rules.exhausted_rule
     if rule == EXHAUSTED_HIGHER_TOTAL:
@@ -430,7 +430,7 @@ def _end_of_cards(state, rules):
         else:
             winner = 0 if total0 > total1 else 1
             loser = 1 - winner
-            points = _scale(rules, total(state, rules, loser), state.tricks[loser])
+            points = scale_points(rules, total(state, rules, loser), state.tricks[loser])
             _finish(state, winner, points, WHY_HIGHER_TOTAL)
     elif rule == EXHAUSTED_LAST_TRICK:
         _finish(state, state.last_winner, 1, WHY_LAST_TRICK)

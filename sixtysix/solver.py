@@ -24,10 +24,16 @@ from numba import njit
 from . import core
 from .actions import action_name
 from .bits import popcount, trailing_zeros
-from .rules import FAILED_CZECH
+from .rules import (
+    CLAIM_AUTOMATIC,
+    CLOSER_AT_CLOSE,
+    FAILED_CZECH,
+    OPPONENT_OUT_FIXED_2,
+)
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
 MAX_MOVES = 64
+NO_BOUND = 63  # beyond every game-point value: "no bound"
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 20
 
@@ -90,6 +96,53 @@ def signed_outcome(state):
     if state.winner == 1:
         return -state.game_points
     return 0
+
+
+@njit(cache=True, inline="always")
+def value_bounds(state, rules):
+    """``(low, high)``: bounds on the value that the scoring alone proves (player 0's view).
+
+    Under automatic claims in the strict phase the outcomes left are few, and
+    each one's game points can only fall as the loser's total and tricks grow:
+    the scale on the opponent's current total bounds a win, the failed-close
+    points on the closer's current total bound the non-closer's, and a closer
+    who cannot reach 66 even with every card left cannot win at all. Elsewhere
+    ``(-NO_BOUND, NO_BOUND)``.
+    """
+    if rules.claim_mode != CLAIM_AUTOMATIC or core.talon_open(state):
+        return -NO_BOUND, NO_BOUND
+    closer = state.closed_by
+    if closer < 0:  # exhausted: a claim or the end of the cards, scored by the scale
+        most_for_0 = core.scale_points(rules, core.total(state, rules, 1), state.tricks[1])
+        most_for_1 = core.scale_points(rules, core.total(state, rules, 0), state.tricks[0])
+        return -most_for_1, most_for_0
+    other = 1 - closer
+    most_for_other = core.failed_close_points(state, rules)
+    if rules.opponent_out == OPPONENT_OUT_FIXED_2:
+        most_for_other = max(most_for_other, 2)
+    if _most_reachable(state, rules, closer) < 66:  # the non-closer wins for sure
+        return (1, most_for_other) if other == 0 else (-most_for_other, -1)
+    if rules.closer_basis == CLOSER_AT_CLOSE:
+        most_for_closer = core.scale_points(rules, state.snap_total, state.snap_tricks)
+    else:
+        total = core.total(state, rules, other)
+        most_for_closer = core.scale_points(rules, total, state.tricks[other])
+    if closer == 0:
+        return -most_for_other, most_for_closer
+    return -most_for_closer, most_for_other
+
+
+@njit(cache=True, inline="always")
+def _most_reachable(state, rules, player):
+    """A player's total if he took every card still in play and his marriages counted."""
+    most = state.points[player] + state.marriage[player]
+    cards = state.hand[0] | state.hand[1]
+    if state.led >= 0:
+        cards |= np.int64(1) << state.led
+    while cards:
+        most += rules.card_points[trailing_zeros(cards)]
+        cards &= cards - 1
+    return most
 
 
 @njit(cache=True, inline="always")
@@ -267,11 +320,14 @@ def search(workspace, rules, alpha, beta):
             frame.alpha0 = frame.alpha
             frame.beta0 = frame.beta
             if _is_table_node(state):
+                # At the root only the table may cut: it also knows a best move.
+                low, high = value_bounds(state, rules) if depth > 0 else (-NO_BOUND, NO_BOUND)
                 packed = _probe(state, table, mask, generation)
                 if packed >= 0:
-                    low = ((packed >> 16) & 0xFF) - 64
-                    high = ((packed >> 8) & 0xFF) - 64
+                    low = max(low, ((packed >> 16) & 0xFF) - 64)
+                    high = min(high, ((packed >> 8) & 0xFF) - 64)
                     first_move = (packed & 0xFF) - 1
+                if low > -NO_BOUND or high < NO_BOUND:
                     if low >= frame.beta or low == high:
                         value = low
                     elif high <= frame.alpha:

@@ -1448,4 +1448,4 @@ def test_r_a14_closer_threshold_is_33(closer_total, gp):
     record["snap_tricks"] = 1
     record["tricks"][0] = 1
     record["points"][0] = closer_total
-    assert core._failed_close_points(record, game.rule_array[0]) == gp
+    assert core.failed_close_points(record, game.rule_array[0]) == gp

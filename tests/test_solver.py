@@ -444,3 +444,29 @@ def test_solver_matches_reference_sweep():
     assert len(positions) >= 4500
     for position in positions:
         check_position(position)
+
+
+# Scoring options that no preset uses, but that the solver's value bounds read.
+RARE_SCORING = (
+    (
+        "sixty_six",
+        dict(
+            failed_close_penalty="by_closer_points",
+            opponent_out_after_close="fixed_2",
+            closer_win_basis="at_close",
+        ),
+    ),
+    ("schnapsen", dict(failed_close_penalty="by_closer_points", closer_win_basis="at_close")),
+    ("czech", dict(opponent_out_after_close="fixed_2", schwarz_basis="zero_points")),
+)
+
+
+@pytest.mark.parametrize(("preset", "options"), RARE_SCORING)
+def test_solver_matches_reference_under_rare_scoring_options(preset, options):
+    game = sixtysix.Game(preset, **options)
+    positions = [sample_deal(game, BASE_SEED + 7_000_000 + i, CAP) for i in range(40)]
+    positions = [p for p in positions if p is not None]
+    closed = [p for p in positions if "closed_talon" in kinds(p.state)]
+    assert len(positions) >= 30 and len(closed) >= 8, (len(positions), len(closed))
+    for position in positions:
+        check_position(position)
