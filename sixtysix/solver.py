@@ -35,7 +35,7 @@ MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few mo
 MAX_MOVES = 64
 NO_BOUND = 63  # beyond every game-point value: "no bound"
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
-TT_BITS_DEFAULT = 20
+TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
 
 
 FRAME_DTYPE = np.dtype(
