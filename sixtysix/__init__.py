@@ -6,6 +6,12 @@ The public API: ``Game``, ``State`` (from ``Game.new_deal``), ``replay``,
 ``solve_actions``.
 """
 
+# ruff: noqa: E402
+# (imports below the call: the numba cache folder must be set before any kernel loads)
+from .numba_cache import use_source_keyed_cache
+
+use_source_keyed_cache()
+
 from .game import Game, IllegalActionError, State, replay
 from .match import Match
 from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules

@@ -134,8 +134,15 @@ def value_bounds(state, rules):
 
 @njit(cache=True, inline="always")
 def _most_reachable(state, rules, player):
-    """A player's total if he took every card still in play and his marriages counted."""
+    """A player's total if he took every card still in play and his marriages counted,
+    the ones he may still declare (a king and queen in his hand) included."""
     most = state.points[player] + state.marriage[player]
+    hand = state.hand[player]
+    pairs = hand & (hand >> 1) & core.QUEENS  # the queen of each pair
+    while pairs:
+        queen = trailing_zeros(pairs)
+        most += 40 if core.SUIT_OF[queen] == state.trump else 20
+        pairs &= pairs - 1
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
         cards |= np.int64(1) << state.led

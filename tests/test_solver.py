@@ -33,7 +33,7 @@ import pytest
 from numba import njit
 
 import sixtysix
-from sixtysix import core
+from sixtysix import core, solver
 from sixtysix.actions import parse_action
 from sixtysix.cards import card_name
 
@@ -470,3 +470,29 @@ def test_solver_matches_reference_under_rare_scoring_options(preset, options):
     assert len(positions) >= 30 and len(closed) >= 8, (len(positions), len(closed))
     for position in positions:
         check_position(position)
+
+
+@njit(cache=True)
+def _value_bounds(state_array, rules_array):
+    return solver.value_bounds(state_array[0], rules_array[0])
+
+
+def test_value_bounds_contain_the_value(positions):
+    """The bounds the solver takes from the scoring never exclude the exact value."""
+    informative = 0
+    for position in positions:
+        state = position.state
+        low, high = _value_bounds(state.array, state.game.rule_array)
+        assert low <= position.value <= high, (low, high, position.value, recipe(state))
+        informative += (low, high) != (-solver.NO_BOUND, solver.NO_BOUND)
+    assert informative >= 200
+
+
+def test_a_closer_saved_by_a_marriage_still_counts_as_able_to_win():
+    """Schnapsen allows marriages after a close: 62 card points plus a 40 marriage reach 66."""
+    game = sixtysix.Game("schnapsen")
+    state = game.new_deal(seed=7).apply("close")  # player 1 closes holding KD QD (trumps)
+    assert state.hands[1] == ["AS", "KD", "QD", "QH", "TC"] and state.trump_suit == "D"
+    assert minimax(state)[0] == -3
+    low, high = _value_bounds(state.array, game.rule_array)
+    assert low <= -3 <= high

@@ -1,0 +1,33 @@
+"""The numba cache folder follows the package sources (see sixtysix/numba_cache.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numba
+import pytest
+
+import sixtysix
+from sixtysix.numba_cache import CACHE_ROOT, PROJECT_PACKAGES, source_digest
+
+
+def test_digest_changes_with_any_source_and_only_then(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "inner").mkdir(parents=True)
+    (package / "a.py").write_text("x = 1\n")
+    (package / "inner" / "b.py").write_text("y = 2\n")
+    (package / "notes.txt").write_text("not source")
+    first = source_digest([package])
+    assert source_digest([package]) == first
+    (package / "notes.txt").write_text("still not source")
+    assert source_digest([package]) == first
+    (package / "inner" / "b.py").write_text("y = 3\n")
+    assert source_digest([package]) != first
+
+
+@pytest.mark.skipif("NUMBA_CACHE_DIR" in os.environ, reason="a user-chosen cache folder wins")
+def test_importing_sixtysix_keys_the_cache_by_the_current_sources():
+    top = Path(sixtysix.__file__).parent.parent
+    folders = [top / name for name in PROJECT_PACKAGES if (top / name).is_dir()]
+    assert Path(numba.config.CACHE_DIR) == CACHE_ROOT / source_digest(folders)
