@@ -151,6 +151,12 @@ def total(state, rules, player):
 
 
 @njit(cache=True, inline="always")
+def marriage_value(state, suit):
+    """A marriage's points: 40 in trumps, 20 otherwise (RULES.md 7.2)."""
+    return 40 if suit == state.trump else 20
+
+
+@njit(cache=True, inline="always")
 def exchange_card(state, rules):
     """The trump card that may be exchanged for the face-up one."""
     return state.trump * 6 + rules.exchange_rank
@@ -259,7 +265,7 @@ def _marry_claims(state, rules, player, pairs):
     for suit in range(4):
         if pairs >> (suit * 6 + 2) & 1:
             if rules.claim_mode == CLAIM_OPTIONAL_VERIFIED:
-                value = 40 if suit == state.trump else 20
+                value = marriage_value(state, suit)
                 counts = rules.marry_pending == 0 and state.tricks[player] > 0
                 if total(state, rules, player) + (value if counts else 0) < 66:
                     continue
@@ -554,9 +560,8 @@ def _resolve_trick(state, rules, played):
 
 @njit(cache=True, inline="always")
 def _declare_marriage(state, rules, player, suit):
-    """Record a marriage: 40 in trumps, 20 otherwise."""
-    value = 40 if suit == state.trump else 20
-    state.marriage[player] += value
+    """Record a declared marriage; both its cards become known."""
+    state.marriage[player] += marriage_value(state, suit)
     state.married_suits[player] |= 1 << suit
     state.shown[player] |= MARRIAGE_PAIR << (suit * 6)
 

@@ -141,7 +141,7 @@ def _most_reachable(state, rules, player):
     pairs = hand & (hand >> 1) & core.QUEENS  # the queen of each pair
     while pairs:
         queen = trailing_zeros(pairs)
-        most += 40 if core.SUIT_OF[queen] == state.trump else 20
+        most += core.marriage_value(state, core.SUIT_OF[queen])
         pairs &= pairs - 1
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
