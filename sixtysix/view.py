@@ -23,6 +23,10 @@ What a player knows:
 The remaining cards, ``unknown``, are split between the opponent's hand
 (``hidden_opponent`` of them) and the talon (``hidden_talon``).
 
+``hide_from`` (numba) blanks a copy of a core record for one player and returns
+his unknown cards: the view is built on it, and agents that stay inside numba
+use it directly, with ``worlds.sample_world_record``.
+
 ``key()`` is a readable string, equal for two states exactly when the player
 cannot tell them apart; ``tensor()`` encodes the same facts as a float32
 vector of ``TENSOR_SIZE`` numbers for every preset. "Me" is the view's player.
@@ -86,6 +90,7 @@ import functools
 import numbers
 
 import numpy as np
+from numba import njit
 
 from . import core
 from .actions import action_name
@@ -221,27 +226,17 @@ class PlayerView:
         # talon's bounds, trump, phase, to_move, leader, led card, closer, the close snapshot,
         # trick count, turn flags, winners, game points, reason and dealer.
         record = state.array.copy()
+        self.unknown = int(hide_from(record, game.rule_array, player))
         self.record = record
         public = record[0]
         self.talon_size = int(public["talon_end"] - public["talon_top"])
         self.talon_bottom = (
             int(public["talon"][public["talon_end"] - 1]) if self.talon_size > 0 else None
         )
-        public["talon"][:] = -1  # drawn (stale) and hidden talon cards
-        if self.talon_bottom is not None:
-            public["talon"][public["talon_end"] - 1] = self.talon_bottom
-        played = int(public["won"][0] | public["won"][1])
-        if public["led"] >= 0:
-            played |= 1 << int(public["led"])
         self.known_opponent = int(public["shown"][opponent])
-        public["hand"][opponent] = self.known_opponent
-
         self.closed_by = None if public["closed_by"] < 0 else int(public["closed_by"])
         self.face_up_card = self.talon_bottom if self.closed_by is None else None
         self.opponent_hand_size = int(truth["hand"][opponent]).bit_count()
-        self.unknown = int(rules["deck_mask"]) & ~(self.hand | played | self.known_opponent)
-        if self.talon_bottom is not None:
-            self.unknown &= ~(1 << self.talon_bottom)
         self.excluded_opponent = int(public["excluded"][opponent]) & self.unknown
         self.hidden_opponent = self.opponent_hand_size - self.known_opponent.bit_count()
         self.hidden_talon = self.talon_size - 1 if self.talon_size > 0 else 0
@@ -431,6 +426,32 @@ class PlayerView:
                 yield trick, "marriage", 0
             pre_draw = ends_trick and not gained
             previous = verb
+
+
+@njit(cache=True)
+def hide_from(state_array, rules_array, player):
+    """Blank in ``state_array[0]`` what ``player`` may not know; return his unknown cards.
+
+    The opponent's hand keeps only his shown cards, and every talon slot but
+    the last (public) card becomes -1, stale drawn cards included. Unknown are
+    the cards neither in the player's hand, nor won, nor led, nor shown by the
+    opponent, nor the talon's last card: the opponent's unseen cards and the
+    hidden talon cards.
+    """
+    state = state_array[0]
+    opponent = 1 - player
+    seen = state.hand[player] | state.won[0] | state.won[1] | state.shown[opponent]
+    if state.led >= 0:
+        seen |= np.int64(1) << state.led
+    end = state.talon_end
+    bottom = state.talon[end - 1] if end > state.talon_top else -1
+    if bottom >= 0:
+        seen |= np.int64(1) << bottom
+    state.hand[opponent] = state.shown[opponent]
+    state.talon[:] = -1
+    if bottom >= 0:
+        state.talon[end - 1] = bottom
+    return rules_array[0].deck_mask & ~seen
 
 
 def _is_player(value) -> bool:
