@@ -240,6 +240,12 @@ def _pack(generation, low, high, move):
 
 
 @njit(cache=True, inline="always")
+def _unpack_bounds(packed):
+    """The ``(low, high)`` bounds of a packed table entry."""
+    return ((packed >> 16) & 0xFF) - 64, ((packed >> 8) & 0xFF) - 64
+
+
+@njit(cache=True, inline="always")
 def _sure_winner(state, card):
     """Whether the follower cannot take ``card`` led in the strict phase (follow-suit rules)."""
     opponent = state.hand[1 - state.leader]
@@ -331,25 +337,20 @@ def search(workspace, rules, alpha, beta):
                 low, high = value_bounds(state, rules) if depth > 0 else (-NO_BOUND, NO_BOUND)
                 packed = _probe(state, table, mask, generation)
                 if packed >= 0:
-                    low = max(low, ((packed >> 16) & 0xFF) - 64)
-                    high = min(high, ((packed >> 8) & 0xFF) - 64)
+                    known_low, known_high = _unpack_bounds(packed)
+                    low = max(low, known_low)
+                    high = min(high, known_high)
                     first_move = (packed & 0xFF) - 1
-                if low > -NO_BOUND or high < NO_BOUND:
-                    if low >= frame.beta or low == high:
-                        value = low
-                    elif high <= frame.alpha:
-                        value = high
-                    else:
-                        frame.alpha = max(frame.alpha, low)
-                        frame.beta = min(frame.beta, high)
-                        value = UNSEEN
-                    if value != UNSEEN:
-                        frame.best_move = first_move
-                        if depth == 0:
-                            break
-                        depth -= 1
-                        entering = False
-                        continue
+                if low >= frame.beta or low == high or high <= frame.alpha:
+                    value = high if high <= frame.alpha else low
+                    frame.best_move = first_move
+                    if depth == 0:
+                        break
+                    depth -= 1
+                    entering = False
+                    continue
+                frame.alpha = max(frame.alpha, low)
+                frame.beta = min(frame.beta, high)
             legal = core.legal_mask(state, rules)
             frame.count = _order_moves(state, rules, legal, moves, scores, depth, first_move)
             frame.index = 0
@@ -397,9 +398,9 @@ def _store(state, table, mask, generation, value, frame):
     first, second = _table_key(state)
     slot = _find(first, second, table, mask, generation)
     if slot >= 0:
-        packed = table[slot, 2]
-        low = max(low, ((packed >> 16) & 0xFF) - 64)
-        high = min(high, ((packed >> 8) & 0xFF) - 64)
+        known_low, known_high = _unpack_bounds(table[slot, 2])
+        low = max(low, known_low)
+        high = min(high, known_high)
     else:
         slot = _victim(first, second, table, mask, generation)
     table[slot, 0] = first

@@ -85,7 +85,7 @@ def draw_hidden(rng, allowed, unknown, hidden_opponent, talon, start, hidden_tal
 
 @njit(cache=True)
 def sample_hidden(
-    unknown, excluded, hidden_opponent, hidden_talon, ordered, n, seed, hidden_out, talon_out
+    allowed, unknown, hidden_opponent, hidden_talon, ordered, n, seed, hidden_out, talon_out
 ):
     """Draw ``n`` i.i.d. uniform worlds from ``seed``.
 
@@ -93,7 +93,6 @@ def sample_hidden(
     talon cards ``talon_out[i, :hidden_talon]``, top first.
     """
     rng = core.seed_rng(seed)
-    allowed = np.int64(unknown) & ~np.int64(excluded)
     for i in range(n):
         rng, hidden_out[i] = draw_hidden(
             rng, allowed, unknown, hidden_opponent, talon_out[i], 0, hidden_talon, ordered
@@ -237,8 +236,8 @@ def sample_worlds(view, n: int, rng) -> list[game_api.State]:
     hidden = np.zeros(n, dtype=np.int64)
     talons = np.zeros((n, max(spec.hidden_talon, 1)), dtype=np.int64)
     sample_hidden(
+        spec.allowed,
         spec.unknown,
-        int(view.excluded_opponent),
         spec.hidden_opponent,
         spec.hidden_talon,
         spec.ordered,
