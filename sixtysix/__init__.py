@@ -1,7 +1,7 @@
 """sixtysix: Sixty-Six and Schnapsen for game-AI research.
 
 The public API: ``Game``, ``State`` (from ``Game.new_deal``), ``replay``,
-``IllegalActionError``, ``Match``, the rule presets in ``PRESETS``,
+``IllegalActionError``, ``Match``, the rule presets in ``PRESETS`` and ``MINI_PRESETS``,
 ``PlayerView`` (from ``State.view``) and the open-hand solver ``solve`` /
 ``solve_actions``.
 """
@@ -14,13 +14,14 @@ use_source_keyed_cache()
 
 from .game import Game, IllegalActionError, State, replay
 from .match import Match
-from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, RuleSet, make_rules
 from .solver import Solution, solve, solve_actions
 from .view import PlayerView
 
 __all__ = [
     "Game",
     "IllegalActionError",
+    "MINI_PRESETS",
     "Match",
     "OPTION_NAMES",
     "PRESETS",

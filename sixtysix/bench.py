@@ -1,8 +1,10 @@
-"""Benchmarks: uniformly random playouts in numba, and the C yardstick beside them."""
+"""Benchmarks: random playouts in numba and the C yardstick beside them, exact solves, and
+random play and tree sizes through OpenSpiel."""
 
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import statistics
 import subprocess
@@ -70,6 +72,75 @@ def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> 
         "median_nodes": statistics.median(nodes),
         "nodes_per_s": round(sum(nodes) / seconds, 1),
         "mean_value": round(statistics.fmean(values), 4),
+    }
+
+
+def _openspiel_game(preset: str):
+    """``python_sixty_six`` of ``preset`` (OpenSpiel is an optional dependency)."""
+    try:
+        import pyspiel
+
+        from . import openspiel
+    except ImportError as error:
+        raise RuntimeError(
+            "the OpenSpiel benchmarks need open_spiel: pip install -e '.[openspiel]'"
+        ) from error
+    return pyspiel.load_game(openspiel.GAME_NAME, {"preset": preset})
+
+
+def _random_openspiel_games(game, games: int, rng: random.Random) -> tuple[int, int]:
+    """Play ``games`` games through pyspiel's API; ``(steps, decisions)`` taken."""
+    steps = decisions = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+            steps += 1
+    return steps, decisions
+
+
+def bench_openspiel(preset: str = "sixty_six", games: int = 2000, seed: int = 1) -> dict:
+    """Uniformly random play through pyspiel's API: every chance and player step counted."""
+    if games < 1:
+        raise ValueError(f"invalid games {games!r}: need at least 1")
+    game = _openspiel_game(preset)
+    rng = random.Random(seed)
+    _random_openspiel_games(game, 5, rng)  # compile or load the numba cache first
+    start = time.perf_counter()
+    steps, decisions = _random_openspiel_games(game, games, rng)
+    seconds = time.perf_counter() - start
+    return {
+        "preset": preset,
+        "games": games,
+        "seed": seed,
+        "seconds": round(seconds, 3),
+        "steps_per_s": round(steps / seconds, 1),
+        "decisions_per_s": round(decisions / seconds, 1),
+        "games_per_s": round(games / seconds, 1),
+        "steps_per_game": round(steps / games, 2),
+    }
+
+
+def bench_tree(preset: str = "mini_2x3") -> dict:
+    """The whole game tree of ``python_sixty_six`` for ``preset`` (a ``mini_*`` one)."""
+    from .openspiel import tree_size
+
+    game = _openspiel_game(preset)
+    start = time.perf_counter()
+    size = tree_size(game)
+    return {
+        "preset": preset,
+        "histories": size.histories,
+        "terminal_histories": size.terminals,
+        "deals": size.deals,
+        "information_sets_p0": size.information_sets[0],
+        "information_sets_p1": size.information_sets[1],
+        "seconds": round(time.perf_counter() - start, 2),
     }
 
 

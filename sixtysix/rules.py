@@ -1,5 +1,9 @@
 """Rule options (RULES.md section 12), the named presets, and their compilation.
 
+``PRESETS`` are the seven presets of RULES.md; ``MINI_PRESETS`` are reduced-deck
+presets for exact game theory (docs/mini_presets.md), made by the options
+``ranks``, ``suits``, ``target`` and ``marriage_points``.
+
 A :class:`RuleSet` is frozen and validated; :func:`compile_rules` turns it into
 the numpy record the numba kernels read (``RULES_DTYPE``).
 """
@@ -11,13 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import JACK, NINE, RANK_POINTS
+from .cards import JACK, NINE, RANK_POINTS, RANKS
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
-    "deck": (24, 20),
+    "deck": (24, 20),  # the RULES.md packs; with ``ranks`` given, suits * len(ranks)
+    "suits": (2, 3, 4),
     "nine_points": (0, 1),
-    "hand_size": (5, 6),
+    "hand_size": (2, 3, 5, 6),
     "next_dealer": ("winner_of_deal", "alternate"),
     "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
     "exchange_rank": ("9", "J"),
@@ -65,6 +70,8 @@ DEAL_PATTERNS = (
     "N3 D3 T N3 D3",
     "3 x (N2 D2) T",
     "alternate singles; trump = last card",
+    "N2 D2 T",  # hand_size 2 and 3 (the mini presets)
+    "N3 D3 T",
 )
 
 
@@ -73,6 +80,10 @@ class RuleSet:
     """One complete, validated set of rule options; defaults are ``sixty_six``."""
 
     deck: int = 24
+    ranks: str = ""
+    suits: int = 4
+    target: int = 66
+    marriage_points: int = 20
     nine_points: int = 0
     hand_size: int = 6
     deal_pattern: str = "N3 D3 N3 D3 T"
@@ -116,6 +127,27 @@ class RuleSet:
     def talon_size(self) -> int:
         """Cards in the talon after the deal, the face-up trump card included."""
         return self.deck - 2 * self.hand_size
+
+    @property
+    def deck_ranks(self) -> str:
+        """The ranks in play, in ``RANKS`` order: ``ranks``, or those of the pack ``deck``."""
+        return self.ranks or (RANKS if self.deck == 24 else RANKS[1:])
+
+    @property
+    def deck_cards(self) -> list[int]:
+        """Indices of the cards in play, ascending."""
+        rank_indices = [RANKS.index(rank) for rank in self.deck_ranks]
+        return [suit * 6 + rank for suit in range(self.suits) for rank in rank_indices]
+
+    @property
+    def max_total(self) -> int:
+        """The most one player's total can reach: every card, the last-trick bonus and
+        every marriage (the trump one counting double)."""
+        ranks = self.deck_ranks
+        points = [self.nine_points if r == "9" else RANK_POINTS[RANKS.index(r)] for r in ranks]
+        cards = self.suits * sum(points)
+        marriages = (self.suits + 1) * self.marriage_points if "Q" in ranks and "K" in ranks else 0
+        return cards + self.last_trick_bonus + marriages
 
 
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(RuleSet))
@@ -194,12 +226,42 @@ PRESETS: dict[str, dict] = {
 }
 
 
+#: Reduced-deck presets for exact game theory (docs/mini_presets.md): ``schnapsen`` on a
+#: few ranks and suits, with target and marriages scaled to the deck's card points.
+MINI_PRESETS: dict[str, dict] = {
+    "mini_2x3": dict(
+        _SCHNAPSEN,
+        ranks="JQK",
+        suits=2,
+        deck=6,
+        hand_size=2,
+        deal_pattern="N2 D2 T",
+        target=10,
+        marriage_points=3,
+    ),
+    "mini_2x4": dict(
+        _SCHNAPSEN,
+        ranks="JQKA",
+        suits=2,
+        deck=8,
+        hand_size=3,
+        deal_pattern="N3 D3 T",
+        target=22,
+        marriage_points=7,
+    ),
+}
+
+
 def make_rules(preset: str = "sixty_six", **overrides) -> RuleSet:
-    """The rule set of a named preset with option overrides."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}: valid presets are {', '.join(PRESETS)}")
+    """The rule set of a named preset (``PRESETS`` or ``MINI_PRESETS``) with option overrides."""
+    options = PRESETS.get(preset, MINI_PRESETS.get(preset)) if isinstance(preset, str) else None
+    if options is None:
+        raise ValueError(
+            f"unknown preset {preset!r}: valid presets are {', '.join(PRESETS)}; "
+            f"mini presets are {', '.join(MINI_PRESETS)}"
+        )
     _check_option_names(overrides)
-    return RuleSet(**{**PRESETS[preset], **overrides})
+    return RuleSet(**{**options, **overrides})
 
 
 def _check_option_names(options: dict) -> None:
@@ -211,7 +273,10 @@ def _check_option_names(options: dict) -> None:
 
 
 def _validate(rules: RuleSet) -> None:
+    _validate_deck(rules)
     for name, valid in CHOICES.items():
+        if name == "deck" and rules.ranks:
+            continue  # checked against ranks and suits by _validate_deck
         value = getattr(rules, name)
         if value not in valid or isinstance(value, bool) != isinstance(valid[0], bool):
             raise ValueError(
@@ -230,18 +295,35 @@ def _validate(rules: RuleSet) -> None:
             f"valid values are {', '.join(repr(p) for p in DEAL_PATTERNS)}"
         )
     target = rules.match_target
-    if target is not None and (
-        isinstance(target, bool) or not isinstance(target, int) or target < 1
-    ):
+    if target is not None and (not _is_int(target) or target < 1):
         raise ValueError(
             f"invalid value {target!r} for rule option 'match_target': "
             "valid values are a positive integer or None (single deals)"
         )
-    if rules.deck == 20 and rules.nine_points != 0:
-        raise ValueError("invalid rules: nine_points=1 needs deck=24 (a 20-card deck has no nines)")
-    if rules.deck == 20 and rules.exchange_rank == "9":
+    for name, least in (("target", 1), ("marriage_points", 0)):
+        value = getattr(rules, name)
+        if not _is_int(value) or value < least:
+            raise ValueError(
+                f"invalid value {value!r} for rule option {name!r}: "
+                f"valid values are integers >= {least}"
+            )
+    if "9" not in rules.deck_ranks:
+        for name, used, instead in (
+            ("nine_points", rules.nine_points != 0, "nine_points=0"),
+            ("exchange_rank", rules.exchange_rank == "9", "exchange_rank='J'"),
+        ):
+            if not used:
+                continue
+            if rules.ranks:
+                why = f"nines, but ranks {rules.ranks!r} have none (add '9' or set {instead})"
+            else:
+                why = "deck=24 (a 20-card deck has no nines)"
+            raise ValueError(f"invalid rules: {name}={getattr(rules, name)!r} needs {why}")
+    if rules.exchange_rank not in rules.deck_ranks:
         raise ValueError(
-            "invalid rules: exchange_rank='9' needs deck=24 (a 20-card deck has no nines)"
+            f"invalid rules: exchange_rank={rules.exchange_rank!r} needs that rank in the deck, "
+            f"but ranks {rules.ranks!r} have none; the exchange rank must be one of the ranks "
+            "in play ('9' or 'J')"
         )
     dealt = _pattern_hand_sizes(rules.deal_pattern, rules.hand_size)
     if dealt != rules.hand_size:
@@ -249,6 +331,46 @@ def _validate(rules: RuleSet) -> None:
             f"invalid rules: deal_pattern {rules.deal_pattern!r} deals {dealt} cards per hand "
             f"but hand_size is {rules.hand_size}"
         )
+    if not 2 <= rules.talon_size <= 16 or rules.talon_size % 2:
+        raise ValueError(
+            f"invalid rules: deck={rules.deck} with hand_size={rules.hand_size} leaves a talon "
+            f"of {rules.talon_size} cards; the talon (deck - 2 * hand_size) must hold an even "
+            "number of cards from 2 to 16 (cards are drawn in pairs)"
+        )
+
+
+def _validate_deck(rules: RuleSet) -> None:
+    """``ranks`` and ``suits``, and ``deck`` against them when ranks are given."""
+    ranks = rules.ranks
+    if not isinstance(ranks, str) or (
+        ranks and (len(ranks) < 2 or "".join(r for r in RANKS if r in ranks) != ranks)
+    ):
+        raise ValueError(
+            f"invalid value {ranks!r} for rule option 'ranks': valid values are '' (the pack "
+            f"of deck=24 or deck=20) or at least 2 of the ranks {RANKS!r}, each once, in that "
+            "order (e.g. 'JQK')"
+        )
+    suits = rules.suits
+    if not _is_int(suits) or suits not in CHOICES["suits"]:
+        return  # the CHOICES check names it
+    if not ranks:
+        if suits != 4:
+            raise ValueError(
+                f"invalid rules: suits={suits} needs ranks (the packs of deck=24 and deck=20 "
+                "have 4 suits); set ranks, e.g. ranks='JQK'"
+            )
+        return
+    cards = suits * len(ranks)
+    if not _is_int(rules.deck) or rules.deck != cards:
+        raise ValueError(
+            f"invalid rules: deck={rules.deck!r} but ranks {ranks!r} in {suits} suits make "
+            f"{cards} cards; set deck={cards}"
+        )
+
+
+def _is_int(value) -> bool:
+    """A Python integer, not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _pattern_hand_sizes(pattern: str, hand_size: int) -> int:
@@ -299,6 +421,9 @@ RULE_FIELDS = (
     "close_min_talon",
     "close_before_draw",
     "last_trick_bonus",
+    "target",
+    "marriage_points",
+    "max_total",
     "exhausted_rule",
     "must_follow",
     "must_head",
@@ -341,12 +466,8 @@ FAILED_TWO_OR_THREE, FAILED_ALWAYS_3, FAILED_BY_CLOSER_POINTS, FAILED_CZECH = ra
 
 def compile_rules(rules: RuleSet) -> np.ndarray:
     """A one-element ``RULES_DTYPE`` array: the rule numbers the kernels read."""
-    code = {name: CHOICES[name].index(getattr(rules, name)) for name in CHOICES}
-    deck_mask = 0
-    for suit in range(4):
-        for rank in range(6):
-            if rank != NINE or rules.deck == 24:
-                deck_mask |= 1 << (suit * 6 + rank)
+    code = {name: CHOICES[name].index(getattr(rules, name)) for name in CHOICES if name != "deck"}
+    deck_mask = sum(1 << card for card in rules.deck_cards)
     values = dict(
         nine_points=rules.nine_points,
         trick_rule=code["trick_winner_rule"],
@@ -366,6 +487,9 @@ def compile_rules(rules: RuleSet) -> np.ndarray:
         close_min_talon=rules.close_min_talon,
         close_before_draw=rules.close_before_draw,
         last_trick_bonus=rules.last_trick_bonus,
+        target=rules.target,
+        marriage_points=rules.marriage_points,
+        max_total=rules.max_total,
         exhausted_rule=code["exhausted_no_claim_rule"],
         must_follow=rules.strict_must_follow,
         must_head=rules.strict_must_head and rules.strict_must_follow,

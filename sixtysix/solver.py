@@ -36,6 +36,7 @@ MAX_MOVES = 64
 NO_BOUND = 63  # beyond every game-point value: "no bound"
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
+KEY_TOTAL_LIMIT = 255  # the table key holds points, marriages and the close snapshot in 8 bits
 
 
 FRAME_DTYPE = np.dtype(
@@ -106,7 +107,7 @@ def value_bounds(state, rules):
     each one's game points can only fall as the loser's total and tricks grow:
     the scale on the opponent's current total bounds a win, the failed-close
     points on the closer's current total bound the non-closer's, and a closer
-    who cannot reach 66 even with every card left cannot win at all. Elsewhere
+    who cannot reach the target even with every card left cannot win at all. Elsewhere
     ``(-NO_BOUND, NO_BOUND)``.
     """
     if rules.claim_mode != CLAIM_AUTOMATIC or core.talon_open(state):
@@ -120,7 +121,7 @@ def value_bounds(state, rules):
     most_for_other = core.failed_close_points(state, rules)
     if rules.opponent_out == OPPONENT_OUT_FIXED_2:
         most_for_other = max(most_for_other, 2)
-    if _most_reachable(state, rules, closer) < 66:  # the non-closer wins for sure
+    if _most_reachable(state, rules, closer) < rules.target:  # the non-closer wins for sure
         return (1, most_for_other) if other == 0 else (-most_for_other, -1)
     if rules.closer_basis == CLOSER_AT_CLOSE:
         most_for_closer = core.scale_points(rules, state.snap_total, state.snap_tricks)
@@ -141,7 +142,7 @@ def _most_reachable(state, rules, player):
     pairs = hand & (hand >> 1) & core.QUEENS  # the queen of each pair
     while pairs:
         queen = trailing_zeros(pairs)
-        most += core.marriage_value(state, core.SUIT_OF[queen])
+        most += core.marriage_value(state, rules, core.SUIT_OF[queen])
         pairs &= pairs - 1
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
@@ -487,8 +488,20 @@ def shared_workspace() -> Workspace:
     return _WORKSPACE[0]
 
 
+def check_rules(game) -> None:
+    """Refuse a game whose totals can outgrow the table key (a large ``marriage_points``)."""
+    if game.rule_array[0]["max_total"] > KEY_TOTAL_LIMIT:
+        rules = game.rules
+        raise ValueError(
+            f"the solver cannot solve rules whose totals reach {rules.max_total} (card points, "
+            f"last-trick bonus and marriage_points={rules.marriage_points} for every marriage): "
+            f"valid are totals up to {KEY_TOTAL_LIMIT}; lower marriage_points"
+        )
+
+
 def solve(state) -> Solution:
     """Exact minimax value of a perfect-information ``State`` and a best action."""
+    check_rules(state.game)
     rules_array = state.game.rule_array
     value, action = solve_record(
         shared_workspace(), rules_array, state.array, max_game_points(rules_array)
@@ -500,6 +513,7 @@ def solve(state) -> Solution:
 
 def solve_actions(state) -> dict[str, int]:
     """Exact value (player 0's view) of every legal action of a perfect-information ``State``."""
+    check_rules(state.game)
     actions = np.array(state.legal_action_ids(), dtype=np.int64)
     values = np.zeros(len(actions), dtype=np.int64)
     rules_array = state.game.rule_array

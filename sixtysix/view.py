@@ -53,8 +53,8 @@ Now block (the current state):
 | phase | 6 | decision point, one-hot over core's phases (lead ... over) |
 | my_turn | 1 | I am to move |
 | i_lead | 1 | I lead the current trick |
-| totals | 2 | card-point totals (me, opponent) / 66 |
-| pending | 2 | declared marriage points that do not count yet / 66 |
+| totals | 2 | card-point totals (me, opponent) / target (66) |
+| pending | 2 | declared marriage points that do not count yet / target |
 | tricks_won | 2 | tricks won / 12 |
 | marriages | 8 | suits of declared marriages, one-hot: mine, then the opponent's |
 | dealer | 1 | I am the dealer |
@@ -95,7 +95,7 @@ from numba import njit
 from . import core
 from .actions import action_name
 from .cards import SUITS, card_name, mask_to_cards, mask_to_names, parse_card
-from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, RuleSet, make_rules
 
 PHASE_NAMES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
 MAX_TRICKS = 12
@@ -165,7 +165,7 @@ def _cards_text(mask: int) -> str:
 def rules_text(rules: RuleSet) -> str:
     """A canonical name of a rule set: the nearest preset and the options that differ."""
     best = None
-    for preset in PRESETS:
+    for preset in (*PRESETS, *MINI_PRESETS):
         base = make_rules(preset)
         diffs = [
             f"{name}={getattr(rules, name)!r}"
@@ -225,7 +225,7 @@ class PlayerView:
         # married suits, shown and excluded cards (public knowledge by definition), the
         # talon's bounds, trump, phase, to_move, leader, led card, closer, the close snapshot,
         # trick count, turn flags, winners, game points, reason and dealer.
-        record = state.array.copy()
+        record = core.copy_record(state.array)
         self.unknown = int(hide_from(record, game.rule_array, player))
         self.record = record
         public = record[0]
@@ -358,9 +358,10 @@ class PlayerView:
         out[_NOW["phase"] + self.phase] = 1.0
         out[_NOW["my_turn"]] = self.is_my_turn
         out[_NOW["i_lead"]] = self.leader == me
+        target = self.game.rules.target
         for k, p in enumerate((me, opponent)):
-            out[_NOW["totals"] + k] = self.card_points[p] / 66
-            out[_NOW["pending"] + k] = self.pending_marriage_points[p] / 66
+            out[_NOW["totals"] + k] = self.card_points[p] / target
+            out[_NOW["pending"] + k] = self.pending_marriage_points[p] / target
             out[_NOW["tricks_won"] + k] = self.tricks_won[p] / MAX_TRICKS
             for suit in range(4):
                 out[_NOW["marriages"] + 4 * k + suit] = self.married_suits[p] >> suit & 1

@@ -73,7 +73,7 @@ def test_demo_prints_a_complete_deal(capsys):
 
 def test_presets_json_lists_every_preset(capsys):
     table = json.loads(run_cli(capsys, "presets", "--json"))
-    assert list(table) == list(sixtysix.PRESETS)
+    assert list(table) == list(sixtysix.PRESETS) + list(sixtysix.MINI_PRESETS)
     assert table["vu_schnapsen"]["closing_allowed"] is False
 
 

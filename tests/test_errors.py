@@ -253,7 +253,7 @@ def test_unknown_preset_lists_valid_presets(name):
         assert preset in message
 
 
-@pytest.mark.parametrize("option", ["colour", "claimmode", "Deck", "target", "players"])
+@pytest.mark.parametrize("option", ["colour", "claimmode", "Deck", "goal", "players"])
 def test_unknown_option_lists_valid_options(option):
     with pytest.raises(ValueError) as info:
         sixtysix.Game("sixty_six", **{option: 1})

@@ -36,6 +36,10 @@ SUITS = "CDHS"
 
 SIXTY_SIX = dict(
     deck=24,
+    ranks="",  # the reduced-deck options (docs/mini_presets.md) keep the RULES.md values
+    suits=4,
+    target=66,
+    marriage_points=20,
     nine_points=0,
     hand_size=6,
     deal_pattern="N3 D3 N3 D3 T",
