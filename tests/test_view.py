@@ -198,14 +198,13 @@ def check_no_reference(state, v: PlayerView) -> None:
 # ---- 1. invariance under hidden swaps; 4. leaks; 5. consistency ----------------------------
 
 
-@pytest.mark.parametrize("claim_mode", CLAIM_MODES)
-@pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_view_is_unchanged_by_cards_the_player_cannot_know(preset, claim_mode):
-    game = game_of(preset, claim_mode)
+def check_views_under_swaps(game, deals: int) -> tuple[dict, int]:
+    """Truth, leak and invariance checks of both views of every state of ``deals`` deals;
+    the swaps made by kind, and how many swapped into a closed talon's strict play."""
     rng = np.random.default_rng(7)
     swaps = dict.fromkeys(("opponent-talon", "talon-talon", "opponent-opponent"), 0)
     strict_swaps = 0
-    for seed in range(VIEW_DEALS):
+    for seed in range(deals):
         for state in random_states(game, seed):
             for player in (0, 1):
                 v = state.view(player)
@@ -217,6 +216,13 @@ def test_view_is_unchanged_by_cards_the_player_cannot_know(preset, claim_mode):
                     assert signature(other.view(player)) == expected, (kind, a, b)
                     swaps[kind] += 1
                     strict_swaps += kind == "opponent-talon" and state.closed_by is not None
+    return swaps, strict_swaps
+
+
+@pytest.mark.parametrize("claim_mode", CLAIM_MODES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_view_is_unchanged_by_cards_the_player_cannot_know(preset, claim_mode):
+    swaps, strict_swaps = check_views_under_swaps(game_of(preset, claim_mode), VIEW_DEALS)
     assert all(count > 20 for count in swaps.values()), swaps
     if preset != "vu_schnapsen":  # the only preset without closing
         assert strict_swaps > 5
