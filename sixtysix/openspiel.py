@@ -109,10 +109,8 @@ def rule_overrides(params: dict) -> dict:
 
 
 class _Deal:
-    """What every state of one game shares: the engine game, the dealer and the deal order.
-
-    Immutable; ``copy.deepcopy`` (OpenSpiel's clone) shares it.
-    """
+    """What every state of one game shares (immutable): the engine game, the dealer and
+    the deal order."""
 
     def __init__(self, engine_game: Game, dealer: int) -> None:
         rules = engine_game.rule_array[0]
@@ -132,9 +130,6 @@ class _Deal:
         self.hand_size = hand_size
         self.deck_mask = int(rules["deck_mask"])
 
-    def __deepcopy__(self, memo) -> _Deal:
-        return self
-
     def hand_of(self, step: int) -> int | None:
         """Whose hand chance step ``step`` deals to (None: trump or talon)."""
         if step < 2 * self.hand_size:
@@ -142,7 +137,7 @@ class _Deal:
             return non_dealer if step < self.hand_size else self.dealer
         return None
 
-    def chance_outcomes(self, dealt: list[int]) -> list[tuple[int, float]]:
+    def chance_outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
         """``(card, probability)`` of the next chance step after ``dealt``."""
         remaining = self.deck_mask
         for card in dealt:
@@ -164,7 +159,7 @@ class _Deal:
                 outcomes.append((card, ways / hands))
         return outcomes
 
-    def engine_state(self, dealt: list[int]) -> EngineState:
+    def engine_state(self, dealt: tuple[int, ...]) -> EngineState:
         """The engine's state of a complete deal."""
         deck = np.empty(len(dealt), dtype=np.int64)
         deck[list(self.positions)] = dealt
