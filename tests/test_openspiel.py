@@ -70,6 +70,17 @@ def test_parameters_reach_the_engine_rules():
     assert load("sixty_six").engine_game.rules == sixtysix.make_rules("sixty_six")
 
 
+@pytest.mark.parametrize("preset", ["schnapsen", "mini_2x4"])
+def test_every_deal_option_is_a_parameter_of_its_own_type(preset):
+    """Each option given explicitly as the preset's own value leaves the rules unchanged."""
+    rules = sixtysix.make_rules(preset)
+    for name in sixtysix_openspiel.DEAL_OPTIONS:
+        value = getattr(rules, name)
+        value = int(value) if isinstance(value, bool) else value
+        game = load(preset, **{name: value})
+        assert game.engine_game.rules == rules, name
+
+
 def test_game_info_follows_the_rules():
     czech, schnapsen, mini = load("czech"), load("schnapsen"), load("mini_2x3")
     assert (czech.min_utility(), czech.max_utility()) == (-6.0, 6.0)  # failed close: 6
@@ -215,6 +226,17 @@ def test_equal_information_tensors_exactly_when_equal_strings(preset):
     assert len(tensor_of) > 200
 
 
+def test_observation_tensor_is_the_views_now_block():
+    now = sum(size for _, size in sixtysix.view.NOW_BLOCKS)
+    for state in random_states(load("sixty_six"), 2, seed=9):
+        if state.engine is None:
+            continue
+        for player in (0, 1):
+            tensor = np.asarray(state.observation_tensor(player), dtype=np.float32)
+            assert np.array_equal(tensor[:now], state.engine.view(player).tensor()[:now])
+            assert tensor[now] == 1.0  # deal_progress: complete
+
+
 def test_observers_have_named_pieces_and_reject_unsupported_types():
     game = load("schnapsen")
     info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
@@ -332,6 +354,21 @@ def test_ismcts_completes_games_against_a_random_bot():
             state.apply_action(bots[state.current_player()].step(state))
         returns = state.returns()
         assert returns[0] == -returns[1] and abs(returns[0]) in (1, 2, 3)
+
+
+def test_ismcts_uses_resample_from_infostate_without_a_resampler():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("mini_2x4")
+    state = random_states(game, 1, seed=19)[game.engine_game.rules.deck]  # the first decision
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(20)),
+        uct_c=2.0,
+        max_simulations=10,
+        random_state=np.random.RandomState(21),
+    )
+    assert bot.step(state) in state.legal_actions()
 
 
 def test_ismcts_decides_from_the_information_state_alone():
