@@ -65,6 +65,27 @@ def test_bad_solver_bench_arguments_are_rejected(capsys):
     assert "invalid seed -1" in capsys.readouterr().err
 
 
+def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
+    pytest.importorskip("pyspiel")
+    from sixtysix import openspiel
+
+    result = json.loads(run_cli(capsys, "bench", "openspiel", "--games", "20", "--json"))
+    assert result["preset"] == "sixty_six" and result["games"] == 20
+    assert result["steps_per_s"] > result["decisions_per_s"] > 0
+    assert result["steps_per_game"] > 24  # the 24 chance steps of the deal, then play
+    assert cli.main(["bench", "openspiel", "--games", "0"]) == 2
+    assert "invalid games 0" in capsys.readouterr().err
+    tree = json.loads(run_cli(capsys, "bench", "tree", "--preset", "mini_2x3", "--json"))
+    size = openspiel.tree_size(openspiel.SixtySixGame({"preset": "mini_2x3"}))
+    assert (tree["histories"], tree["terminal_histories"], tree["deals"]) == (
+        size.histories,
+        size.terminals,
+        size.deals,
+    )
+    assert (tree["information_sets_p0"], tree["information_sets_p1"]) == size.information_sets
+    assert tree["deals"] == 15 * 6 * 2  # C(6,2) hands, C(4,2) hands, the talon's 2 orders
+
+
 def test_demo_prints_a_complete_deal(capsys):
     out = run_cli(capsys, "demo", "--preset", "schnapsen", "--deals", "1", "--seed", "3")
     assert "deal 1: dealer" in out
