@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from . import core
-from .actions import ACTION_NAMES, action_name, mask_to_actions, parse_action
+from .actions import action_name, mask_to_actions, parse_action
 from .cards import SUITS, card_name, mask_to_cards, mask_to_names, parse_card
 from .rules import RuleSet, compile_rules, make_rules
 from .view import PlayerView
@@ -31,9 +31,6 @@ class Game:
         self.overrides = dict(overrides)
         self.rule_array = compile_rules(self.rules)
         self.deck_cards = sorted(mask_to_cards(int(self.rule_array[0]["deck_mask"])))
-
-    def __deepcopy__(self, memo) -> Game:
-        return self  # immutable: copies of states share their game
 
     def __repr__(self) -> str:
         options = "".join(f", {name}={value!r}" for name, value in self.overrides.items())
@@ -121,7 +118,7 @@ class State:
         if not core.apply_checked(self.array, self.game.rule_array, action_id):
             legal = ", ".join(self.legal_actions()) or "none: the deal is over"
             raise IllegalActionError(f"illegal action {action!r}; legal actions: {legal}")
-        self.history.append((player, ACTION_NAMES[action_id]))
+        self.history.append((player, action_name(action_id)))
         hands = record["hand"]
         self.hand_log.append((int(hands[0]), int(hands[1])))
         return self
@@ -134,9 +131,6 @@ class State:
         copy.history = list(self.history)
         copy.hand_log = list(self.hand_log)
         return copy
-
-    def __deepcopy__(self, memo) -> State:
-        return self.clone()
 
     # ---- reading --------------------------------------------------------------
     def view(self, player: int) -> PlayerView:
