@@ -42,13 +42,14 @@ def parse_action(text: str) -> int:
         raise ValueError(f"an action must be a string like 'play QH', got {text!r}")
     if text in _IDS_BY_NAME:
         return _IDS_BY_NAME[text]
-    words = text.strip().lower().split()
-    if len(words) == 1 and words[0] in _WORD_ACTIONS:
-        return _WORD_ACTIONS[words[0]]
-    if len(words) == 2 and words[0] in ("play", "marry"):
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    if len(words) == 1 and verb in _WORD_ACTIONS:
+        return _WORD_ACTIONS[verb]
+    if len(words) == 2 and verb in ("play", "marry"):
         card = parse_card(words[1])
-        return card + (core.A_PLAY if words[0] == "play" else core.A_MARRY)
-    if len(words) == 2 and words[0] == "marry-claim":
+        return card + (core.A_PLAY if verb == "play" else core.A_MARRY)
+    if len(words) == 2 and verb == "marry-claim":
         return core.A_MARRY_CLAIM + parse_suit(words[1])
     raise ValueError(
         f"unknown action {text!r}: actions are 'play <card>', 'marry <K or Q>', "

@@ -13,17 +13,21 @@ import time
 from pathlib import Path
 
 from . import core, solver
+from .checks import check_integer, check_seed
 from .game import Game
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
+PLAYOUT_DEALS_LIMIT = 2**63  # numba and the C playout count deals in a signed 64-bit integer
+
+
+def _check_playouts(deals, seed) -> tuple[int, int]:
+    """``deals`` and ``seed`` of a playout run: deals in [1, 2**63), one seed in [0, 2**64)."""
+    return check_integer(deals, "deals", 1, PLAYOUT_DEALS_LIMIT), check_seed(seed)
 
 
 def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
     """Random playouts of ``deals`` deals inside numba, one process; compile time excluded."""
-    if deals < 1:
-        raise ValueError(f"invalid deals {deals!r}: need at least 1")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"invalid seed {seed!r}: a seed is an integer in [0, 2**64)")
+    deals, seed = _check_playouts(deals, seed)
     game = Game(preset)
     core.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
@@ -44,10 +48,8 @@ def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1)
 
 def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> dict:
     """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``)."""
-    if deals < 1:
-        raise ValueError(f"invalid deals {deals!r}: need at least 1")
-    if not 0 <= seed < 2**64 - deals:
-        raise ValueError(f"invalid seed {seed!r}: a seed is an integer in [0, 2**64 - deals)")
+    deals = check_integer(deals, "deals", 1)
+    seed = check_seed(seed, span=deals)
     game = Game(preset)
     workspace = solver.shared_workspace()
     solver.solve(game.new_deal(seed=seed))  # compile or load the cache first
@@ -106,8 +108,8 @@ def _random_openspiel_games(game, games: int, rng: random.Random) -> tuple[int, 
 
 def bench_openspiel(preset: str = "sixty_six", games: int = 2000, seed: int = 1) -> dict:
     """Uniformly random play through pyspiel's API: every chance and player step counted."""
-    if games < 1:
-        raise ValueError(f"invalid games {games!r}: need at least 1")
+    games = check_integer(games, "games", 1)
+    seed = check_seed(seed)
     game = _openspiel_game(preset)
     rng = random.Random(seed)
     _random_openspiel_games(game, 5, rng)  # compile or load the numba cache first
@@ -163,6 +165,8 @@ def run_reference_c(binary: Path, deals: int, seed: int) -> dict:
 
 def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
     """Alternate numba and C runs of ``sixty_six``; report the best of each and their ratio."""
+    deals, seed = _check_playouts(deals, seed)
+    rounds = check_integer(rounds, "rounds", 1)
     numba_runs = []
     c_runs = []
     with tempfile.TemporaryDirectory() as folder:

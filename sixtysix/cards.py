@@ -1,28 +1,67 @@
 """Cards: encoding, notation and bit masks.
 
-A card is an index ``suit * 6 + rank`` with suits ``C D H S`` (0-3) and ranks
-``9 J Q K T A`` (0-5, ascending strength), so within a suit a higher bit is a
-higher card. A set of cards is a 32-bit mask with bit ``index`` set.
+A card is an index ``card_index(suit, rank) = suit * RANKS_PER_SUIT + rank``
+with suits ``C D H S`` (0-3) and ranks ``9 J Q K T A`` (0-5, ascending
+strength), so within a suit a higher bit is a higher card. A set of cards is
+an integer mask with bit ``index`` set (24 bits are used; the kernels hold
+masks in int64). The small helpers below are numba functions, inlined into
+the kernels and callable from Python alike.
 """
 
 from __future__ import annotations
 
+import numpy as np
+from numba import njit
+
 SUITS = "CDHS"
 RANKS = "9JQKTA"
 NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
+NUM_SUITS = len(SUITS)
+RANKS_PER_SUIT = len(RANKS)
+NUM_CARD_INDICES = NUM_SUITS * RANKS_PER_SUIT
 #: Card points by rank; the nine's value is a rule option (``nine_points``).
 RANK_POINTS = (0, 2, 3, 4, 10, 11)
-NUM_CARD_INDICES = 24
+#: Every card of one suit, as a mask of suit 0 (shift it with ``suit_cards``).
+SUIT_MASK = (1 << RANKS_PER_SUIT) - 1
+#: The queen and king of suit 0: a marriage (shift it with ``suit_shift``).
+MARRIAGE_PAIR = (1 << QUEEN) | (1 << KING)
+#: The queen of every suit.
+QUEENS = sum(1 << (suit * RANKS_PER_SUIT + QUEEN) for suit in range(NUM_SUITS))
+#: The suit of each card index: a lookup beats a division in the kernels.
+SUIT_OF = np.array([card // RANKS_PER_SUIT for card in range(NUM_CARD_INDICES)], dtype=np.int64)
 
 
-def card_index(suit: int, rank: int) -> int:
+@njit(cache=True, inline="always")
+def card_index(suit, rank):
     """Index of the card of ``suit`` and ``rank``."""
-    return suit * 6 + rank
+    return suit * RANKS_PER_SUIT + rank
+
+
+@njit(cache=True, inline="always")
+def suit_shift(suit):
+    """How far a suit-0 mask moves to become a mask of ``suit``."""
+    return suit * RANKS_PER_SUIT
+
+
+@njit(cache=True, inline="always")
+def suit_cards(suit):
+    """Mask of every card of ``suit``."""
+    return np.int64(SUIT_MASK) << (suit * RANKS_PER_SUIT)
+
+
+def suit_of(card: int) -> int:
+    """Suit index of a card (Python; kernels index ``SUIT_OF``)."""
+    return card // RANKS_PER_SUIT
+
+
+def rank_of(card: int) -> int:
+    """Rank index of a card (Python)."""
+    return card % RANKS_PER_SUIT
 
 
 def card_name(card: int) -> str:
     """Canonical notation of a card index, for example ``"TS"``."""
-    return RANKS[card % 6] + SUITS[card // 6]
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
 def parse_card(text: str) -> int:
@@ -37,7 +76,7 @@ def parse_card(text: str) -> int:
             f"unknown card {text!r}: a card is a rank from {' '.join(RANKS)} "
             f"(or 10) followed by a suit from {' '.join(SUITS)}, for example 'QH'"
         )
-    return card_index(SUITS.index(cleaned[1]), RANKS.index(cleaned[0]))
+    return SUITS.index(cleaned[1]) * RANKS_PER_SUIT + RANKS.index(cleaned[0])
 
 
 def parse_suit(text: str) -> int:
@@ -56,3 +95,9 @@ def mask_to_cards(mask: int) -> list[int]:
 def mask_to_names(mask: int) -> list[str]:
     """Sorted card strings of a mask."""
     return sorted(card_name(card) for card in mask_to_cards(mask))
+
+
+def mask_text(mask: int, empty: str = "") -> str:
+    """Card strings of a mask in card order (suit by suit, rank ascending) joined by spaces,
+    ``empty`` when there are none."""
+    return " ".join(card_name(card) for card in mask_to_cards(mask)) or empty

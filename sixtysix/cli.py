@@ -1,4 +1,8 @@
-"""The ``sixtysix`` command line: ``demo``, ``presets`` and the ``bench`` commands."""
+"""The ``sixtysix`` command line: ``demo``, ``presets`` and the ``bench`` commands.
+
+Every bad argument is refused by argparse (exit code 2, a message naming the bad value and
+what is valid), through the shared checks of :mod:`sixtysix.checks`.
+"""
 
 from __future__ import annotations
 
@@ -6,75 +10,230 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 
-from .bench import bench_core, bench_openspiel, bench_solver, bench_tree, compare_with_c
+from .bench import (
+    PLAYOUT_DEALS_LIMIT,
+    bench_core,
+    bench_openspiel,
+    bench_solver,
+    bench_tree,
+    compare_with_c,
+)
+from .checks import check_integer, check_seed
 from .game import Game
-from .rules import MINI_PRESETS, PRESETS, make_rules
+from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 
 ALL_PRESETS = [*PRESETS, *MINI_PRESETS]
+DESCRIPTION = (
+    "Sixty-Six and Schnapsen for game-AI research: play random demo deals, list the rule "
+    "presets and run the benchmarks."
+)
+EPILOG = "Run 'sixtysix COMMAND --help' for the options of a command."
+
+
+def _checked_type(check: Callable[[object], int]) -> Callable[[str], int]:
+    """An argparse ``type``: the argument as an int, accepted by ``check`` or refused."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = text  # not a number: the check refuses it by name
+        try:
+            return check(value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+_seed_type = _checked_type(check_seed)
+
+
+def _count_type(name: str, below: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` for a count such as ``--deals``: at least 1 (and below ``below``)."""
+    return _checked_type(lambda value: check_integer(value, name, 1, below))
+
+
+def _preset_name(name: str) -> str:
+    """An argparse ``type`` for a preset name; an unknown one is refused with the valid ones."""
+    if name not in ALL_PRESETS:
+        valid = ", ".join(map(repr, ALL_PRESETS))
+        raise argparse.ArgumentTypeError(f"invalid choice: {name!r} (choose from {valid})")
+    return name
+
+
+def _add_command(commands, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand with a one-line ``summary`` in its parent's help and a ``description``."""
+    return commands.add_parser(name, help=summary, description=description)
+
+
+def _add_preset(command: argparse.ArgumentParser, default: str, choices=ALL_PRESETS) -> None:
+    """``--preset``, one of ``choices``."""
+    command.add_argument(
+        "--preset",
+        default=default,
+        choices=choices,
+        metavar="PRESET",
+        help="rule preset, one of %(choices)s (default: %(default)s)",
+    )
+
+
+def _add_seed(command: argparse.ArgumentParser, meaning: str) -> None:
+    """``--seed``, with its ``meaning`` for this command."""
+    command.add_argument(
+        "--seed",
+        type=_seed_type,
+        default=1,
+        help=f"{meaning}, in [0, 2**64) (default: %(default)s)",
+    )
+
+
+def _add_json(command: argparse.ArgumentParser) -> None:
+    """``--json``: the result as one JSON object."""
+    command.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _check_deal_seeds(command: argparse.ArgumentParser, seed: int, deals: int) -> None:
+    """Deal seeds run from ``seed`` to ``seed + deals - 1``: all must be below 2**64."""
+    try:
+        check_seed(seed, span=deals)
+    except ValueError:
+        command.error(
+            f"argument --seed: invalid seed {seed} for --deals {deals}: "
+            "the deal seeds seed .. seed + deals - 1 must all be below 2**64"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="sixtysix", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="sixtysix", description=DESCRIPTION, epilog=EPILOG)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    demo = commands.add_parser("demo", help="play random deals and print them as readable logs")
-    demo.add_argument("--preset", default="sixty_six", choices=ALL_PRESETS)
-    demo.add_argument("--deals", type=int, default=2)
-    demo.add_argument("--seed", type=int, default=1)
-
-    presets = commands.add_parser(
-        "presets", help="list the rule presets, the mini presets after them, and their options"
+    demo = _add_command(
+        commands,
+        "demo",
+        "play random deals and print them as readable logs",
+        "Play random deals with uniformly random legal actions and print every action with "
+        "the running card points and the outcome of each deal.",
     )
-    presets.add_argument("--json", action="store_true")
+    _add_preset(demo, "sixty_six")
+    demo.add_argument(
+        "--deals", type=_count_type("deals"), default=2, help="deals to play (default: %(default)s)"
+    )
+    _add_seed(
+        demo, "seed of the actions and of the first deal (the next use seed + 1, seed + 2, ...)"
+    )
 
-    bench = commands.add_parser("bench", help="benchmarks")
-    bench_kinds = bench.add_subparsers(dest="kind", required=True)
-    core_bench = bench_kinds.add_parser("core", help="uniformly random playouts inside numba")
-    core_bench.add_argument("--preset", default="sixty_six", choices=ALL_PRESETS)
-    core_bench.add_argument("--deals", type=int, default=1_000_000)
-    core_bench.add_argument("--seed", type=int, default=1)
-    core_bench.add_argument("--json", action="store_true", help="print one JSON object")
+    presets = _add_command(
+        commands,
+        "presets",
+        "list the rule presets and their options",
+        "Without NAME: how each preset (the mini presets after them) differs from sixty_six. "
+        "With NAME: every option of the named presets, one column per preset.",
+    )
+    presets.add_argument(
+        "names", nargs="*", type=_preset_name, metavar="NAME", help="preset to show in full"
+    )
+    presets.add_argument(
+        "--json",
+        action="store_true",
+        help="print every option value as JSON: of the named presets, or of all presets",
+    )
+
+    bench = _add_command(
+        commands,
+        "bench",
+        "run a benchmark",
+        "Benchmarks of the engine: random playouts, exact solves and OpenSpiel.",
+    )
+    kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
+    core_bench = _add_command(
+        kinds,
+        "core",
+        "uniformly random playouts inside numba",
+        "Uniformly random playouts inside numba, in one process; compile time excluded.",
+    )
+    _add_preset(core_bench, "sixty_six")
+    core_bench.add_argument(
+        "--deals",
+        type=_count_type("deals", below=PLAYOUT_DEALS_LIMIT),
+        default=1_000_000,
+        help="deals to play (default: %(default)s)",
+    )
+    _add_seed(core_bench, "seed of the random stream")
+    _add_json(core_bench)
     core_bench.add_argument(
         "--reference-c",
         action="store_true",
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
     )
 
-    solver_bench = bench_kinds.add_parser(
-        "solver", help="exact open-hand solves of whole deals from the first lead"
+    solver_bench = _add_command(
+        kinds,
+        "solver",
+        "exact open-hand solves of whole deals from the first lead",
+        "Exact open-hand solves of whole deals from the first lead, each timed; nodes searched "
+        "and the mean value reported.",
     )
-    solver_bench.add_argument("--preset", default="schnapsen", choices=ALL_PRESETS)
-    solver_bench.add_argument("--deals", type=int, default=100)
-    solver_bench.add_argument("--seed", type=int, default=1)
-    solver_bench.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_preset(solver_bench, "schnapsen")
+    solver_bench.add_argument(
+        "--deals",
+        type=_count_type("deals"),
+        default=100,
+        help="deals to solve (default: %(default)s)",
+    )
+    _add_seed(solver_bench, "seed of the first deal (the next use seed + 1, seed + 2, ...)")
+    _add_json(solver_bench)
 
-    openspiel_bench = bench_kinds.add_parser(
-        "openspiel", help="uniformly random play through OpenSpiel's API (python_sixty_six)"
+    openspiel_bench = _add_command(
+        kinds,
+        "openspiel",
+        "uniformly random play through OpenSpiel's API",
+        "Uniformly random games of python_sixty_six through OpenSpiel's API, chance by its "
+        "probabilities; every chance and player step counted. Needs open_spiel.",
     )
-    openspiel_bench.add_argument("--preset", default="sixty_six", choices=ALL_PRESETS)
-    openspiel_bench.add_argument("--games", type=int, default=2000)
-    openspiel_bench.add_argument("--seed", type=int, default=1)
-    openspiel_bench.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_preset(openspiel_bench, "sixty_six")
+    openspiel_bench.add_argument(
+        "--games",
+        type=_count_type("games"),
+        default=2000,
+        help="games to play (default: %(default)s)",
+    )
+    _add_seed(openspiel_bench, "seed of the random actions and chance outcomes")
+    _add_json(openspiel_bench)
 
-    tree_bench = bench_kinds.add_parser(
-        "tree", help="walk the whole OpenSpiel game tree: histories and information sets"
+    tree_bench = _add_command(
+        kinds,
+        "tree",
+        "walk the whole OpenSpiel game tree of a mini preset",
+        "Walk the whole OpenSpiel game tree of a mini preset: histories, deals and the "
+        "information sets of each player. Needs open_spiel.",
     )
-    tree_bench.add_argument("--preset", default="mini_2x3", choices=list(MINI_PRESETS))
-    tree_bench.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_preset(tree_bench, "mini_2x3", choices=list(MINI_PRESETS))
+    _add_json(tree_bench)
 
     args = parser.parse_args(argv)
     if args.command == "demo":
+        _check_deal_seeds(demo, args.seed, args.deals)
         return _demo(args.preset, args.deals, args.seed)
     if args.command == "presets":
-        return _presets(args.json)
+        return _presets(args.names, args.json)
     if args.kind == "solver":
+        _check_deal_seeds(solver_bench, args.seed, args.deals)
         return _report(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
     if args.kind == "openspiel":
         return _report(lambda: bench_openspiel(args.preset, args.games, args.seed), args.json)
     if args.kind == "tree":
         return _report(lambda: bench_tree(args.preset), args.json)
-    return _bench_core(args)
+    if args.reference_c and args.preset != "sixty_six":
+        core_bench.error(
+            f"argument --reference-c: not allowed with --preset {args.preset}: "
+            "the C playout plays sixty_six only"
+        )
+    if args.reference_c:
+        return _report(lambda: compare_with_c(args.deals, args.seed), args.json)
+    return _report(lambda: bench_core(args.preset, args.deals, args.seed), args.json)
 
 
 def _demo(preset: str, deals: int, seed: int) -> int:
@@ -100,32 +259,48 @@ def _demo(preset: str, deals: int, seed: int) -> int:
     return 0
 
 
-def _presets(as_json: bool) -> int:
-    differences = {**PRESETS, **MINI_PRESETS}
-    table = {name: vars(make_rules(name)) for name in differences}
+def _option_values(preset: str) -> dict:
+    """Every rule option of ``preset`` with its value."""
+    rules = make_rules(preset)
+    return {option: getattr(rules, option) for option in OPTION_NAMES}
+
+
+def _presets(names: list[str], as_json: bool) -> int:
     if as_json:
-        print(json.dumps(table, indent=2))
-        return 0
-    for name, options in table.items():
-        changed = {key: value for key, value in options.items() if key in differences[name]}
-        print(f"{name}: " + (", ".join(f"{k}={v!r}" for k, v in changed.items()) or "(defaults)"))
+        print(json.dumps({name: _option_values(name) for name in names or ALL_PRESETS}, indent=2))
+    elif names:
+        _print_option_table(names)
+    else:
+        _print_differences()
     return 0
 
 
-def _bench_core(args: argparse.Namespace) -> int:
-    if args.reference_c and args.preset != "sixty_six":
-        print("error: --reference-c compares the sixty_six preset only", file=sys.stderr)
-        return 2
-    if args.reference_c:
-        return _report(lambda: compare_with_c(args.deals, args.seed), args.json)
-    return _report(lambda: bench_core(args.preset, args.deals, args.seed), args.json)
+def _print_differences() -> None:
+    """Each preset's options that differ from ``sixty_six``, then how to see every value."""
+    for name, changed in {**PRESETS, **MINI_PRESETS}.items():
+        values = _option_values(name)
+        listed = ", ".join(f"{option}={values[option]!r}" for option in values if option in changed)
+        print(f"{name}: {listed or '(defaults)'}")
+    print("Every value: sixtysix presets NAME [NAME ...], or sixtysix presets --json")
+
+
+def _print_option_table(names: list[str]) -> None:
+    """Every option of the presets ``names``: one row per option, one column per preset."""
+    columns = [["option", *OPTION_NAMES]]
+    for name in names:
+        values = _option_values(name)
+        columns.append([name, *(repr(values[option]) for option in OPTION_NAMES)])
+    widths = [max(map(len, column)) for column in columns]
+    for row in zip(*columns, strict=True):
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]
+        print("  ".join(cells).rstrip())
 
 
 def _report(run, as_json: bool) -> int:
     """Run a benchmark and print its result as JSON or as aligned lines."""
     try:
         result = run()
-    except (ValueError, RuntimeError) as error:
+    except RuntimeError as error:  # open_spiel or a C compiler missing
         print(f"error: {error}", file=sys.stderr)
         return 2
     if as_json:

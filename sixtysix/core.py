@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from .bits import nth_set_bit, popcount
+from .cards import MARRIAGE_PAIR, QUEEN, QUEENS, SUIT_OF, card_index, suit_cards, suit_shift
 from .rules import (
     CLAIM_AUTOMATIC,
     CLAIM_OPTIONAL_VERIFIED,
@@ -118,9 +119,6 @@ STATE_DTYPE = np.dtype(
 ACTED_EXCHANGE = 1
 ACTED_CLOSE = 2
 
-QUEENS = 0b000100_000100_000100_000100  # the queen bit of every suit
-MARRIAGE_PAIR = 0b001100  # queen and king of one suit, shifted by suit * 6
-SUIT_OF = np.array([card // 6 for card in range(24)], dtype=np.int64)  # a lookup beats // 6
 
 
 @njit(cache=True, inline="always")
@@ -165,7 +163,15 @@ def marriage_value(state, rules, suit):
 @njit(cache=True, inline="always")
 def exchange_card(state, rules):
     """The trump card that may be exchanged for the face-up one."""
-    return state.trump * 6 + rules.exchange_rank
+    return card_index(state.trump, rules.exchange_rank)
+
+
+@njit(cache=True, inline="always")
+def exchange_card_in_play(state, rules):
+    """Whether the exchange card is not publicly placed: neither under the talon nor won."""
+    card = exchange_card(state, rules)
+    under_talon = talon_size(state) > 0 and state.talon[state.talon_end - 1] == card
+    return not under_talon and ((state.won[0] | state.won[1]) >> card) & 1 == 0
 
 
 @njit(cache=True, inline="always")
@@ -269,7 +275,7 @@ def _marry_claims(state, rules, player, pairs):
     """Marry-claim actions (verified ones only under ``optional_verified``)."""
     legal = np.int64(0)
     for suit in range(4):
-        if pairs >> (suit * 6 + 2) & 1:
+        if pairs >> card_index(suit, QUEEN) & 1:
             if rules.claim_mode == CLAIM_OPTIONAL_VERIFIED:
                 value = marriage_value(state, rules, suit)
                 counts = rules.marry_pending == 0 and state.tricks[player] > 0
@@ -290,7 +296,7 @@ def _follow_actions(state, rules):
         return legal
     led = state.led
     led_suit = SUIT_OF[led]
-    same_suit = hand & (0x3F << (led_suit * 6))
+    same_suit = hand & suit_cards(led_suit)
     if rules.must_head:
         higher = same_suit & ~((2 << led) - 1)
         if higher:
@@ -298,7 +304,7 @@ def _follow_actions(state, rules):
     if rules.must_follow and same_suit:
         return np.int64(same_suit)
     if rules.must_trump and led_suit != state.trump:
-        trumps = hand & (0x3F << (state.trump * 6))
+        trumps = hand & suit_cards(state.trump)
         if trumps:
             return np.int64(trumps)
     return legal
@@ -314,19 +320,19 @@ def _strict_follow_inference(state, rules, played):
     led = state.led
     led_suit = SUIT_OF[led]
     played_suit = SUIT_OF[played]
-    suit_cards = np.int64(0x3F) << (led_suit * 6)
-    higher = suit_cards & ~((np.int64(2) << led) - 1)
+    led_suit_cards = suit_cards(led_suit)
+    higher = led_suit_cards & ~((np.int64(2) << led) - 1)
     if rules.must_head and (np.int64(1) << played) & higher:
         return np.int64(0)
     excluded = higher if rules.must_head else np.int64(0)
     if rules.must_follow:
         if played_suit == led_suit:
             return excluded
-        excluded |= suit_cards
+        excluded |= led_suit_cards
     if rules.must_trump and led_suit != state.trump:
         if played_suit == state.trump:
             return excluded
-        excluded |= np.int64(0x3F) << (state.trump * 6)
+        excluded |= suit_cards(state.trump)
     return excluded
 
 
@@ -345,7 +351,10 @@ def legal_mask(state, rules):
             legal |= np.int64(1) << A_CLAIM
         return legal
     if phase == CLOSE_EXCHANGE:
-        return (np.int64(1) << A_EXCHANGE_ON_CLOSE) | (np.int64(1) << A_PASS)
+        legal = np.int64(1) << A_PASS
+        if (state.hand[player] >> exchange_card(state, rules)) & 1:
+            legal |= np.int64(1) << A_EXCHANGE_ON_CLOSE
+        return legal
     if phase == FINAL_CLAIM:
         return (np.int64(1) << A_CLAIM) | (np.int64(1) << A_PASS)
     return np.int64(0)
@@ -505,15 +514,10 @@ def _close(state, rules, closer):
     state.turn_acted |= ACTED_CLOSE
     state.phase = LEAD
     state.to_move = closer
-    if rules.exchange_on_close:
-        # L3 is offered only to the holder of the exchange card (R-A7), so this becomes public.
-        card = exchange_card(state, rules)
-        if (state.hand[opponent] >> card) & 1:
-            state.shown[opponent] |= 1 << card
-            state.phase = CLOSE_EXCHANGE
-            state.to_move = opponent
-        else:
-            state.excluded[opponent] |= 1 << card
+    if rules.exchange_on_close and exchange_card_in_play(state, rules):
+        # L3 (R-A7) is offered whether or not he holds the card: only an exchange tells.
+        state.phase = CLOSE_EXCHANGE
+        state.to_move = opponent
 
 
 @njit(cache=True, inline="always")
@@ -573,7 +577,7 @@ def _declare_marriage(state, rules, player, suit):
     """Record a declared marriage; both its cards become known."""
     state.marriage[player] += marriage_value(state, rules, suit)
     state.married_suits[player] |= 1 << suit
-    state.shown[player] |= MARRIAGE_PAIR << (suit * 6)
+    state.shown[player] |= MARRIAGE_PAIR << suit_shift(suit)
 
 
 @njit(cache=True, inline="always")

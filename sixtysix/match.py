@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .checks import check_seed
 from .game import Game, State
 
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads match seeds apart in the 64-bit seed space
@@ -13,10 +14,8 @@ class Match:
     def __init__(self, game: Game, seed: int) -> None:
         if game.rules.match_target is None:
             raise ValueError(f"{game!r} plays single deals (match_target=None); no match")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"invalid seed {seed!r}: a match seed is a non-negative integer")
         self.game = game
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.dealer = game.new_deal(seed=self._deal_seed(0)).dealer  # the first dealer
         self.scores = [0, 0]
         self.deals: list[State] = []

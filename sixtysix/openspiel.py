@@ -45,16 +45,16 @@ import pyspiel
 
 from . import core
 from .actions import action_name
-from .cards import card_name, mask_to_cards
+from .cards import NUM_CARD_INDICES, card_name, mask_text, mask_to_cards, suit_of
+from .checks import check_player
+from .facts import PHASE_NAMES
 from .game import Game
 from .game import State as EngineState
-from .rules import OPTION_NAMES, RuleSet
-from .solver import max_game_points
-from .view import HISTORY_BLOCKS, NOW_BLOCKS, PHASE_NAMES, rules_text
+from .rules import OPTION_NAMES, RuleSet, rules_text
+from .view import HISTORY_BLOCKS, NOW_BLOCKS
 
 GAME_NAME = "python_sixty_six"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-NUM_CARDS = 24
 MATCH_OPTIONS = ("next_dealer", "draw_bonus_next_deal", "match_target", "match_shutout_double")
 DEAL_OPTIONS = tuple(name for name in OPTION_NAMES if name not in MATCH_OPTIONS)
 MAX_REMEMBERED_STRINGS = 1 << 18  # per observer; forgotten all at once when full
@@ -177,16 +177,14 @@ class SixtySixGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None) -> None:
         params = {**PARAMETERS, **(params or {})}
-        dealer = params["dealer"]
-        if dealer not in (0, 1):
-            raise ValueError(f"invalid dealer {dealer!r}: the dealer is player 0 or 1")
+        dealer = check_player(params["dealer"], "dealer")
         engine_game = Game(params["preset"], **rule_overrides(params))
         rules = engine_game.rule_array
         tricks = int(rules[0]["deck_size"]) // 2
-        most = float(max_game_points(rules))
+        most = float(engine_game.rules.max_game_points)
         info = pyspiel.GameInfo(
             num_distinct_actions=core.NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=NUM_CARD_INDICES,
             num_players=2,
             min_utility=-most,
             max_utility=most,
@@ -409,7 +407,7 @@ class SixtySixObserver:
                 self.dict[block][card] = 1.0
         if face_up is not None:
             self.dict["face_up"][face_up] = 1.0
-            self.dict["trump"][face_up // 6] = 1.0
+            self.dict["trump"][suit_of(face_up)] = 1.0
             if self.perfect_recall:
                 self.dict["initial_face_up"][face_up] = 1.0
         self.dict["dealer"][0] = play.deal.dealer == player
@@ -435,7 +433,7 @@ class SixtySixObserver:
 
 
 def _cards(mask: int) -> str:
-    return " ".join(card_name(card) for card in mask_to_cards(mask)) or "-"
+    return mask_text(mask, empty="-")
 
 
 def _dealing_text(play: _Play, player: int) -> str:

@@ -11,11 +11,13 @@ the numpy record the numba kernels read (``RULES_DTYPE``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import JACK, NINE, RANK_POINTS, RANKS
+from .cards import JACK, NINE, NUM_SUITS, RANK_POINTS, RANKS, RANKS_PER_SUIT, card_index
+from .checks import is_integer
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
@@ -121,6 +123,7 @@ class RuleSet:
     match_shutout_double: bool = False
 
     def __post_init__(self) -> None:
+        _normalize_numbers(self)
         _validate(self)
 
     @property
@@ -137,7 +140,7 @@ class RuleSet:
     def deck_cards(self) -> list[int]:
         """Indices of the cards in play, ascending."""
         rank_indices = [RANKS.index(rank) for rank in self.deck_ranks]
-        return [suit * 6 + rank for suit in range(self.suits) for rank in rank_indices]
+        return [card_index(suit, rank) for suit in range(self.suits) for rank in rank_indices]
 
     @property
     def max_total(self) -> int:
@@ -148,6 +151,11 @@ class RuleSet:
         cards = self.suits * sum(points)
         marriages = (self.suits + 1) * self.marriage_points if "Q" in ranks and "K" in ranks else 0
         return cards + self.last_trick_bonus + marriages
+
+    @property
+    def max_game_points(self) -> int:
+        """The most game points one deal can score: 6 for a czech failed close, else 3."""
+        return 6 if self.failed_close_penalty == "czech_6_or_3" else 3
 
 
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(RuleSet))
@@ -264,12 +272,39 @@ def make_rules(preset: str = "sixty_six", **overrides) -> RuleSet:
     return RuleSet(**{**options, **overrides})
 
 
+@functools.cache
+def rules_text(rules: RuleSet) -> str:
+    """A canonical name of a rule set: the nearest preset and the options that differ."""
+    best = None
+    for preset in (*PRESETS, *MINI_PRESETS):
+        base = make_rules(preset)
+        diffs = [
+            f"{name}={getattr(rules, name)!r}"
+            for name in OPTION_NAMES
+            if getattr(rules, name) != getattr(base, name)
+        ]
+        if best is None or len(diffs) < len(best):
+            best = [preset, *diffs]
+    return " ".join(best)
+
+
 def _check_option_names(options: dict) -> None:
     unknown = [name for name in options if name not in OPTION_NAMES]
     if unknown:
         raise ValueError(
             f"unknown rule option {unknown[0]!r}: valid options are {', '.join(OPTION_NAMES)}"
         )
+
+
+def _normalize_numbers(rules: RuleSet) -> None:
+    """numpy integers and bools become Python ones, so equal rule sets compare and print
+    alike."""
+    for field in dataclasses.fields(rules):
+        value = getattr(rules, field.name)
+        if isinstance(value, np.bool_):
+            object.__setattr__(rules, field.name, bool(value))
+        elif is_integer(value) and not isinstance(value, int):
+            object.__setattr__(rules, field.name, int(value))
 
 
 def _validate(rules: RuleSet) -> None:
@@ -295,14 +330,14 @@ def _validate(rules: RuleSet) -> None:
             f"valid values are {', '.join(repr(p) for p in DEAL_PATTERNS)}"
         )
     target = rules.match_target
-    if target is not None and (not _is_int(target) or target < 1):
+    if target is not None and (not is_integer(target) or target < 1):
         raise ValueError(
             f"invalid value {target!r} for rule option 'match_target': "
             "valid values are a positive integer or None (single deals)"
         )
     for name, least in (("target", 1), ("marriage_points", 0)):
         value = getattr(rules, name)
-        if not _is_int(value) or value < least:
+        if not is_integer(value) or value < least:
             raise ValueError(
                 f"invalid value {value!r} for rule option {name!r}: "
                 f"valid values are integers >= {least}"
@@ -351,7 +386,7 @@ def _validate_deck(rules: RuleSet) -> None:
             "order (e.g. 'JQK')"
         )
     suits = rules.suits
-    if not _is_int(suits) or suits not in CHOICES["suits"]:
+    if not is_integer(suits) or suits not in CHOICES["suits"]:
         return  # the CHOICES check names it
     if not ranks:
         if suits != 4:
@@ -361,16 +396,11 @@ def _validate_deck(rules: RuleSet) -> None:
             )
         return
     cards = suits * len(ranks)
-    if not _is_int(rules.deck) or rules.deck != cards:
+    if not is_integer(rules.deck) or rules.deck != cards:
         raise ValueError(
             f"invalid rules: deck={rules.deck!r} but ranks {ranks!r} in {suits} suits make "
             f"{cards} cards; set deck={cards}"
         )
-
-
-def _is_int(value) -> bool:
-    """A Python integer, not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _pattern_hand_sizes(pattern: str, hand_size: int) -> int:
@@ -451,22 +481,44 @@ RULES_DTYPE = np.dtype(
     align=True,
 )
 
-# Integer codes of enumerated options, as compiled.
-TRICK_STANDARD, TRICK_VALUE_OPEN, TRICK_VALUE_ALWAYS = range(3)
-LEAD_EITHER, LEAD_KING, LEAD_QUEEN = range(3)
-EXHAUSTED_HIGHER_TOTAL, EXHAUSTED_LAST_TRICK, EXHAUSTED_NO_SCORE = range(3)
-CLAIM_MANUAL, CLAIM_OPTIONAL_VERIFIED, CLAIM_AUTOMATIC = range(3)
-FALSE_CLAIM_FIXED_2, FALSE_CLAIM_TWO_OR_THREE = range(2)
-SCALE_STANDARD, SCALE_CZECH = range(2)
-SCHWARZ_NO_TRICKS, SCHWARZ_ZERO_POINTS = range(2)
-CLOSER_AT_END, CLOSER_AT_CLOSE = range(2)
-OPPONENT_OUT_AS_FAILED_CLOSE, OPPONENT_OUT_FIXED_2 = range(2)
-FAILED_TWO_OR_THREE, FAILED_ALWAYS_3, FAILED_BY_CLOSER_POINTS, FAILED_CZECH = range(4)
+
+def option_code(option: str, value) -> int:
+    """The integer a value of an enumerated option compiles to: its place in ``CHOICES``."""
+    return CHOICES[option].index(value)
+
+
+# Integer codes of enumerated options, as compiled (the kernels compare against these).
+TRICK_STANDARD = option_code("trick_winner_rule", "standard")
+TRICK_VALUE_OPEN = option_code("trick_winner_rule", "value_open_phase")
+TRICK_VALUE_ALWAYS = option_code("trick_winner_rule", "value_always")
+LEAD_EITHER = option_code("marriage_lead_card", "either")
+LEAD_KING = option_code("marriage_lead_card", "king")
+LEAD_QUEEN = option_code("marriage_lead_card", "queen")
+EXHAUSTED_HIGHER_TOTAL = option_code("exhausted_no_claim_rule", "higher_total_wins")
+EXHAUSTED_LAST_TRICK = option_code("exhausted_no_claim_rule", "last_trick_winner")
+EXHAUSTED_NO_SCORE = option_code("exhausted_no_claim_rule", "no_score")
+CLAIM_MANUAL = option_code("claim_mode", "manual")
+CLAIM_OPTIONAL_VERIFIED = option_code("claim_mode", "optional_verified")
+CLAIM_AUTOMATIC = option_code("claim_mode", "automatic")
+FALSE_CLAIM_FIXED_2 = option_code("false_claim_penalty", "fixed_2")
+FALSE_CLAIM_TWO_OR_THREE = option_code("false_claim_penalty", "two_or_three")
+SCALE_STANDARD = option_code("game_point_scale", "standard")
+SCALE_CZECH = option_code("game_point_scale", "czech")
+SCHWARZ_NO_TRICKS = option_code("schwarz_basis", "no_tricks")
+SCHWARZ_ZERO_POINTS = option_code("schwarz_basis", "zero_points")
+CLOSER_AT_END = option_code("closer_win_basis", "at_end")
+CLOSER_AT_CLOSE = option_code("closer_win_basis", "at_close")
+OPPONENT_OUT_AS_FAILED_CLOSE = option_code("opponent_out_after_close", "as_failed_close")
+OPPONENT_OUT_FIXED_2 = option_code("opponent_out_after_close", "fixed_2")
+FAILED_TWO_OR_THREE = option_code("failed_close_penalty", "two_or_three_by_tricks_at_close")
+FAILED_ALWAYS_3 = option_code("failed_close_penalty", "always_3")
+FAILED_BY_CLOSER_POINTS = option_code("failed_close_penalty", "by_closer_points")
+FAILED_CZECH = option_code("failed_close_penalty", "czech_6_or_3")
 
 
 def compile_rules(rules: RuleSet) -> np.ndarray:
     """A one-element ``RULES_DTYPE`` array: the rule numbers the kernels read."""
-    code = {name: CHOICES[name].index(getattr(rules, name)) for name in CHOICES if name != "deck"}
+    code = {name: option_code(name, getattr(rules, name)) for name in CHOICES if name != "deck"}
     deck_mask = sum(1 << card for card in rules.deck_cards)
     values = dict(
         nine_points=rules.nine_points,
@@ -517,7 +569,7 @@ def compile_rules(rules: RuleSet) -> np.ndarray:
     compiled[0]["trump_position"] = dest.index(TO_TRUMP)
     compiled[0]["card_points"] = [
         rules.nine_points if rank == NINE else RANK_POINTS[rank]
-        for _ in range(4)
-        for rank in range(6)
+        for _ in range(NUM_SUITS)
+        for rank in range(RANKS_PER_SUIT)
     ]
     return compiled

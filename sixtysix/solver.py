@@ -22,18 +22,14 @@ import numpy as np
 from numba import njit
 
 from . import core
-from .actions import action_name
+from .actions import action_name, mask_to_actions
 from .bits import popcount, trailing_zeros
-from .rules import (
-    CLAIM_AUTOMATIC,
-    CLOSER_AT_CLOSE,
-    FAILED_CZECH,
-    OPPONENT_OUT_FIXED_2,
-)
+from .cards import QUEENS, SUIT_OF, suit_cards
+from .rules import CLAIM_AUTOMATIC, CLOSER_AT_CLOSE, OPPONENT_OUT_FIXED_2
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
 MAX_MOVES = 64
-NO_BOUND = 63  # beyond every game-point value: "no bound"
+NO_BOUND = 63  # beyond every game-point value: "no bound"; bounds are packed in 7 bits
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
 KEY_TOTAL_LIMIT = 255  # the table key holds points, marriages and the close snapshot in 8 bits
@@ -139,10 +135,10 @@ def _most_reachable(state, rules, player):
     the ones he may still declare (a king and queen in his hand) included."""
     most = state.points[player] + state.marriage[player]
     hand = state.hand[player]
-    pairs = hand & (hand >> 1) & core.QUEENS  # the queen of each pair
+    pairs = hand & (hand >> 1) & QUEENS  # the queen of each pair
     while pairs:
         queen = trailing_zeros(pairs)
-        most += core.marriage_value(state, rules, core.SUIT_OF[queen])
+        most += core.marriage_value(state, rules, SUIT_OF[queen])
         pairs &= pairs - 1
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
@@ -237,24 +233,27 @@ def _victim(first, second, table, mask, generation):
 
 @njit(cache=True, inline="always")
 def _pack(generation, low, high, move):
-    return generation << 24 | (low + 64) << 16 | (high + 64) << 8 | (move + 1)
+    """A table entry's generation, bounds (offset to be non-negative) and move (+1: -1 is 0)."""
+    offset = NO_BOUND + 1
+    return generation << 24 | (low + offset) << 16 | (high + offset) << 8 | (move + 1)
 
 
 @njit(cache=True, inline="always")
 def _unpack_bounds(packed):
     """The ``(low, high)`` bounds of a packed table entry."""
-    return ((packed >> 16) & 0xFF) - 64, ((packed >> 8) & 0xFF) - 64
+    offset = NO_BOUND + 1
+    return ((packed >> 16) & 0xFF) - offset, ((packed >> 8) & 0xFF) - offset
 
 
 @njit(cache=True, inline="always")
 def _sure_winner(state, card):
     """Whether the follower cannot take ``card`` led in the strict phase (follow-suit rules)."""
     opponent = state.hand[1 - state.leader]
-    suit = core.SUIT_OF[card]
-    same_suit = opponent & (np.int64(0x3F) << (suit * 6))
+    suit = SUIT_OF[card]
+    same_suit = opponent & suit_cards(suit)
     if same_suit:
         return same_suit >> card == 0
-    return suit == state.trump or opponent & (np.int64(0x3F) << (state.trump * 6)) == 0
+    return suit == state.trump or opponent & suit_cards(state.trump) == 0
 
 
 @njit(cache=True, inline="always")
@@ -263,16 +262,16 @@ def _move_score(state, rules, action):
     if state.phase == core.FOLLOW:
         points = rules.card_points[action]
         if core.follower_wins(state, rules, state.led, action):
-            trump_cost = 20 if core.SUIT_OF[action] == state.trump else 0
+            trump_cost = 20 if SUIT_OF[action] == state.trump else 0
             return 100 - points - trump_cost
         return 50 - points
     if action < core.A_MARRY:
         points = rules.card_points[action]
         if not core.talon_open(state):
             return 60 + points if _sure_winner(state, action) else 30 + points
-        return 30 + points if core.SUIT_OF[action] != state.trump else 20 - points
+        return 30 + points if SUIT_OF[action] != state.trump else 20 - points
     if action < core.A_EXCHANGE:
-        return 150 if core.SUIT_OF[action - core.A_MARRY] == state.trump else 140
+        return 150 if SUIT_OF[action - core.A_MARRY] == state.trump else 140
     if action == core.A_CLOSE:
         return 110
     if action == core.A_PASS or action == core.A_DRAW:
@@ -394,8 +393,8 @@ def search(workspace, rules, alpha, beta):
 @njit(cache=True, inline="always")
 def _store(state, table, mask, generation, value, frame):
     """Record what the search proved about ``state``: bounds from the window it was given."""
-    low = value if value > frame.alpha0 else -63
-    high = value if value < frame.beta0 else 63
+    low = value if value > frame.alpha0 else -NO_BOUND
+    high = value if value < frame.beta0 else NO_BOUND
     first, second = _table_key(state)
     slot = _find(first, second, table, mask, generation)
     if slot >= 0:
@@ -418,11 +417,6 @@ class Solution(NamedTuple):
     value: int
     action: str | None
     action_id: int | None
-
-
-def max_game_points(rules_array: np.ndarray) -> int:
-    """The most game points one deal can score under these rules."""
-    return 6 if int(rules_array[0]["failed_close"]) == FAILED_CZECH else 3
 
 
 @njit(cache=True)
@@ -500,12 +494,13 @@ def check_rules(game) -> None:
 
 
 def solve(state) -> Solution:
-    """Exact minimax value of a perfect-information ``State`` and a best action."""
+    """Exact minimax value of a perfect-information ``State`` and a best action.
+
+    Reads only the state's record (``state.array``) and rules (``state.game``).
+    """
     check_rules(state.game)
-    rules_array = state.game.rule_array
-    value, action = solve_record(
-        shared_workspace(), rules_array, state.array, max_game_points(rules_array)
-    )
+    bound = state.game.rules.max_game_points
+    value, action = solve_record(shared_workspace(), state.game.rule_array, state.array, bound)
     if action < 0:
         return Solution(int(value), None, None)
     return Solution(int(value), action_name(int(action)), int(action))
@@ -514,10 +509,10 @@ def solve(state) -> Solution:
 def solve_actions(state) -> dict[str, int]:
     """Exact value (player 0's view) of every legal action of a perfect-information ``State``."""
     check_rules(state.game)
-    actions = np.array(state.legal_action_ids(), dtype=np.int64)
-    values = np.zeros(len(actions), dtype=np.int64)
     rules_array = state.game.rule_array
-    solve_children(
-        shared_workspace(), rules_array, state.array, max_game_points(rules_array), actions, values
-    )
+    legal = mask_to_actions(int(core.legal_mask_array(state.array, rules_array)))
+    actions = np.array(legal, dtype=np.int64)
+    values = np.zeros(len(actions), dtype=np.int64)
+    bound = state.game.rules.max_game_points
+    solve_children(shared_workspace(), rules_array, state.array, bound, actions, values)
     return {action_name(int(a)): int(v) for a, v in zip(actions, values, strict=True)}

@@ -10,22 +10,21 @@ What a player knows:
 * every action (all actions are public) and his own hand after each one, so
   also every card he drew;
 * the opponent's known cards (``known_opponent``, core's ``shown`` mask): the
-  partner of a declared marriage, the face-up card taken by an exchange, an
-  exchange on close or the last draw, and the trump exchange card of a
-  non-closer who was offered the exchange on close (R-A7 offers it only to
-  its holder);
+  partner of a declared marriage, and the face-up card taken by an exchange,
+  an exchange on close or the last draw (the exchange on close is offered
+  whether or not he holds the exchange card, docs/rules.md R-A7, so only an
+  exchange tells);
 * cards the opponent cannot hold (``excluded_opponent``, core's ``excluded``
-  mask): the strict-phase inference of RULES.md 6.2, and the exchange card of
-  a non-closer who was not offered the exchange on close;
+  mask): the strict-phase inference of docs/rules.md 6.2;
 * the talon's last card while the talon is non-empty (it lay face up, or it is
   the exchange card), and the size of everything.
 
 The remaining cards, ``unknown``, are split between the opponent's hand
 (``hidden_opponent`` of them) and the talon (``hidden_talon``).
 
-``hide_from`` (numba) blanks a copy of a core record for one player and returns
-his unknown cards: the view is built on it, and agents that stay inside numba
-use it directly, with ``worlds.sample_world_record``.
+``worlds.hide_from`` (numba) blanks a copy of a core record for one player and
+returns his unknown cards: the view is built on it, and agents that stay inside
+numba use it directly, with ``worlds.sample_world_record``.
 
 ``key()`` is a readable string, equal for two states exactly when the player
 cannot tell them apart; ``tensor()`` encodes the same facts as a float32
@@ -86,33 +85,39 @@ Trick slot (84 numbers; the events of one trick, in play order):
 
 from __future__ import annotations
 
-import functools
-import numbers
+import itertools
+from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from . import core
-from .actions import action_name
-from .cards import SUITS, card_name, mask_to_cards, mask_to_names, parse_card
-from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .actions import action_name, mask_to_actions
+from .cards import NUM_CARD_INDICES, SUITS, card_name, mask_text, mask_to_cards, mask_to_names
+from .checks import check_integer, check_player, check_seed
+from .facts import PHASE_NAMES, DealFacts
+from .history import Step, read_history
+from .rules import rules_text
+from .world_states import DeckPlan
+from .worlds import WorldSpec, hide_from, sample_hidden, sample_records
 
-PHASE_NAMES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
+if TYPE_CHECKING:
+    from .game import State
+
 MAX_TRICKS = 12
 TALON_SCALE = 16
 GAME_POINT_SCALE = 6
 
 #: (name, size) of the now block, the history head and one trick slot, as documented above.
 NOW_BLOCKS = (
-    ("hand", 24),
-    ("known_opponent", 24),
-    ("excluded_opponent", 24),
-    ("unknown", 24),
-    ("won_me", 24),
-    ("won_opponent", 24),
-    ("led", 24),
-    ("face_up", 24),
-    ("talon_bottom", 24),
+    ("hand", NUM_CARD_INDICES),
+    ("known_opponent", NUM_CARD_INDICES),
+    ("excluded_opponent", NUM_CARD_INDICES),
+    ("unknown", NUM_CARD_INDICES),
+    ("won_me", NUM_CARD_INDICES),
+    ("won_opponent", NUM_CARD_INDICES),
+    ("led", NUM_CARD_INDICES),
+    ("face_up", NUM_CARD_INDICES),
+    ("talon_bottom", NUM_CARD_INDICES),
     ("trump", 4),
     ("talon_size", 1),
     ("closed", 2),
@@ -127,8 +132,8 @@ NOW_BLOCKS = (
     ("outcome", 3 + len(core.REASONS)),
 )
 SLOT_BLOCKS = (
-    ("led_card", 24),
-    ("followed_card", 24),
+    ("led_card", NUM_CARD_INDICES),
+    ("followed_card", NUM_CARD_INDICES),
     ("i_led", 1),
     ("marriage", 1),
     ("exchange", 2),
@@ -136,10 +141,14 @@ SLOT_BLOCKS = (
     ("exchange_on_close", 2),
     ("pass_on_close", 2),
     ("close_before_draw", 2),
-    ("drew", 24),
+    ("drew", NUM_CARD_INDICES),
 )
 SLOT_SIZE = sum(size for _, size in SLOT_BLOCKS)
-HISTORY_BLOCKS = (("initial_hand", 24), ("initial_face_up", 24), ("tricks", MAX_TRICKS * SLOT_SIZE))
+HISTORY_BLOCKS = (
+    ("initial_hand", NUM_CARD_INDICES),
+    ("initial_face_up", NUM_CARD_INDICES),
+    ("tricks", MAX_TRICKS * SLOT_SIZE),
+)
 TENSOR_SIZE = sum(size for _, size in NOW_BLOCKS + HISTORY_BLOCKS)
 
 
@@ -156,58 +165,36 @@ _HISTORY = _offsets(HISTORY_BLOCKS, sum(size for _, size in NOW_BLOCKS))
 _SLOT = _offsets(SLOT_BLOCKS)
 
 
-def _cards_text(mask: int) -> str:
-    """Cards of a mask in card order, e.g. ``"QH KH"``."""
-    return " ".join(card_name(card) for card in mask_to_cards(mask))
-
-
-@functools.cache
-def rules_text(rules: RuleSet) -> str:
-    """A canonical name of a rule set: the nearest preset and the options that differ."""
-    best = None
-    for preset in (*PRESETS, *MINI_PRESETS):
-        base = make_rules(preset)
-        diffs = [
-            f"{name}={getattr(rules, name)!r}"
-            for name in OPTION_NAMES
-            if getattr(rules, name) != getattr(base, name)
-        ]
-        if best is None or len(diffs) < len(best):
-            best = [preset, *diffs]
-    return " ".join(best)
-
-
-class PlayerView:
+class PlayerView(DealFacts):
     """What ``player`` may know of a deal; built from a ``State`` but holding none of it.
 
     Card sets are int masks, cards are indices (``cards``), players 0 and 1.
 
     * ``player``, ``opponent``, ``game`` (rules only), ``dealer``, ``trump`` (suit index)
     * ``hand``, ``initial_hand``, ``initial_face_up``, ``own_hand_log`` (my hand after
-      each action), ``history`` (``(player, action)`` pairs)
+      each action), ``history_ids`` (``(player, action id)`` pairs) and ``history``
+      (the same with action strings)
     * ``opponent_hand_size``, ``known_opponent``, ``excluded_opponent`` (within
       ``unknown``), ``hidden_opponent``; ``talon_size``, ``hidden_talon``, ``closed_by``,
       ``talon_bottom`` (the last talon card, or None), ``face_up_card`` (it, while the
       talon is open); ``unknown`` (``hidden_opponent + hidden_talon`` cards)
     * ``record``: a one-element ``core.STATE_DTYPE`` array, the state with the opponent's
       hand reduced to ``known_opponent`` and every talon slot but the bottom card set to -1
-    * public facts: ``phase``, ``to_move`` (None when over), ``is_my_turn``, ``leader``,
-      ``is_terminal``, ``outcome``, ``led_card``, ``tricks_played``, ``tricks_won``,
-      ``card_points`` (totals), ``pending_marriage_points``, ``won`` (masks),
-      ``won_cards``, ``declared_marriages``, ``married_suits`` (suit bit masks)
+    * public facts (``sixtysix.facts.DealFacts``, read from ``record``): ``phase``,
+      ``is_terminal``, ``outcome``, ``leader``, ``led_card``, ``tricks_played``,
+      ``tricks_won``, ``card_points`` (totals), ``pending_marriage_points``, ``won``
+      (masks), ``won_cards``, ``declared_marriages``, ``married_suits`` (suit bit masks);
+      ``to_move`` (None when over) and ``is_my_turn``
     """
 
-    def __init__(self, state, player: int) -> None:
-        if not _is_player(player):
-            raise ValueError(f"invalid player {player!r}: a player is 0 or 1")
+    def __init__(self, state: State, player: int) -> None:
+        player = check_player(player)
         game = state.game
         rules = game.rule_array[0]
-        truth = state.array[0]
         self.game = game  # rules only
-        self.player = player = int(player)
+        self.player = player
         self.opponent = opponent = 1 - player
         self.dealer = int(state.dealer)
-        self.trump = int(truth["trump"])
 
         # Private observations: the dealt hand, the face-up card, the hand after each action.
         owner = 0 if player != self.dealer else 1  # hand_owner 0 is the non-dealer
@@ -216,50 +203,30 @@ class PlayerView:
             if rules["hand_owner"][k] == owner:
                 self.initial_hand |= 1 << int(state.deck[rules["hand_positions"][k]])
         self.initial_face_up = int(state.deck[rules["trump_position"]])
-        self.hand = int(truth["hand"][player])
         self.own_hand_log = tuple(int(hands[player]) for hands in state.hand_log)
-        self.history = tuple((int(actor), str(action)) for actor, action in state.history)
+        self.history_ids = tuple(state.history_ids)
 
         # The public record: every field is public except the opponent's hand and the
-        # talon cards other than its last one. Public: won cards, points, marriages, tricks,
-        # married suits, shown and excluded cards (public knowledge by definition), the
-        # talon's bounds, trump, phase, to_move, leader, led card, closer, the close snapshot,
-        # trick count, turn flags, winners, game points, reason and dealer.
-        record = core.copy_record(state.array)
-        self.unknown = int(hide_from(record, game.rule_array, player))
-        self.record = record
-        public = record[0]
-        self.talon_size = int(public["talon_end"] - public["talon_top"])
+        # talon cards other than its last one (``worlds.hide_from`` blanks those).
+        self.array = core.copy_record(state.array)
+        self.unknown = int(hide_from(self.array, game.rule_array, player))
+        public = self.array[0]
+        self.hand = int(public["hand"][player])
         self.talon_bottom = (
             int(public["talon"][public["talon_end"] - 1]) if self.talon_size > 0 else None
         )
         self.known_opponent = int(public["shown"][opponent])
-        self.closed_by = None if public["closed_by"] < 0 else int(public["closed_by"])
         self.face_up_card = self.talon_bottom if self.closed_by is None else None
-        self.opponent_hand_size = int(truth["hand"][opponent]).bit_count()
+        self.opponent_hand_size = int(state.array[0]["hand"][opponent]).bit_count()  # public
         self.excluded_opponent = int(public["excluded"][opponent]) & self.unknown
         self.hidden_opponent = self.opponent_hand_size - self.known_opponent.bit_count()
         self.hidden_talon = self.talon_size - 1 if self.talon_size > 0 else 0
         assert self.unknown.bit_count() == self.hidden_opponent + self.hidden_talon
-
-        # Public facts, as copied values.
-        self.phase = int(public["phase"])
-        self.is_terminal = self.phase == core.OVER
         self.to_move = None if self.is_terminal else int(public["to_move"])
         self.is_my_turn = self.to_move == player
-        self.leader = int(public["leader"])
-        self.led_card = state.led_card
-        self.tricks_played = state.tricks_played
-        self.tricks_won = state.tricks_won
-        self.card_points = state.card_points
-        self.pending_marriage_points = state.pending_marriage_points
-        self.won = (int(public["won"][0]), int(public["won"][1]))
-        self.won_cards = tuple(tuple(cards) for cards in state.won_cards)
-        self.declared_marriages = tuple(tuple(suits) for suits in state.declared_marriages)
-        self.married_suits = (int(public["married_suits"][0]), int(public["married_suits"][1]))
-        self.outcome = state.outcome
-        # Legality depends only on the mover's hand and public facts.
-        self._legal = tuple(state.legal_action_ids()) if self.is_my_turn else ()
+        # Legality needs only the mover's hand and public facts: the blanked record has them.
+        legal = core.legal_mask_array(self.array, game.rule_array) if self.is_my_turn else 0
+        self._legal = tuple(mask_to_actions(int(legal)))
 
     def __repr__(self) -> str:
         status = "over" if self.is_terminal else f"P{self.to_move} to {PHASE_NAMES[self.phase]}"
@@ -271,13 +238,36 @@ class PlayerView:
 
     # ---- reading -----------------------------------------------------------------------
     @property
-    def trump_suit(self) -> str:
-        return SUITS[self.trump]
+    def record(self) -> np.ndarray:
+        """The blanked core record (one-element ``core.STATE_DTYPE`` array)."""
+        return self.array
 
     @property
     def hand_cards(self) -> list[str]:
         """My hand as sorted card strings."""
         return mask_to_names(self.hand)
+
+    @property
+    def history(self) -> tuple[tuple[int, str], ...]:
+        """``((player, action string), ...)``: ``history_ids`` for people."""
+        return tuple((player, action_name(action)) for player, action in self.history_ids)
+
+    @property
+    def action_ids(self) -> list[int]:
+        """The action ids of the history, in order."""
+        return [action for _, action in self.history_ids]
+
+    def read_history(self) -> list[Step]:
+        """The history as I read it (``sixtysix.history``): what each action did."""
+        return list(
+            read_history(
+                self.history_ids,
+                self.own_hand_log,
+                self.initial_hand,
+                self.is_terminal,
+                self.leader,
+            )
+        )
 
     def legal_action_ids(self) -> list[int]:
         """My legal action ids, ascending (empty when it is not my turn)."""
@@ -287,24 +277,93 @@ class PlayerView:
         """My legal actions as sorted canonical strings (empty when it is not my turn)."""
         return sorted(action_name(action) for action in self._legal)
 
-    # ---- worlds (sixtysix.worlds) -------------------------------------------------------
+    # ---- worlds (``sixtysix.worlds`` draws them, ``sixtysix.world_states`` replays them) --
+    def world_spec(self) -> WorldSpec:
+        """The numbers that define my worlds."""
+        hidden_talon = self.hidden_talon
+        return WorldSpec(
+            opponent=self.opponent,
+            unknown=self.unknown,
+            allowed=self.unknown & ~self.excluded_opponent,
+            hidden_opponent=self.hidden_opponent,
+            hidden_talon=hidden_talon,
+            ordered=self.closed_by is None and hidden_talon > 0,
+        )
+
     def count_worlds(self) -> int:
         """Number of complete states consistent with this view."""
-        from .worlds import count_worlds
+        return self.world_spec().count()
 
-        return count_worlds(self)
+    def sample_world_records(self, n: int, seed: int) -> np.ndarray:
+        """``n`` i.i.d. uniform worlds as ``core.STATE_DTYPE`` records, from an integer ``seed``.
 
-    def enumerate_worlds(self, limit: int = 100_000):
-        """The consistent complete states, up to ``limit`` of them."""
-        from .worlds import enumerate_worlds
+        With equal seeds these are the worlds ``sample_worlds`` returns.
+        """
+        n = check_integer(n, "number of worlds", 0)
+        spec = self.world_spec()
+        worlds = np.zeros(n, dtype=core.STATE_DTYPE)
+        sample_records(
+            self.array,
+            spec.opponent,
+            spec.allowed,
+            spec.unknown,
+            spec.hidden_opponent,
+            spec.ordered,
+            np.uint64(check_seed(seed)),
+            worlds,
+        )
+        return worlds
 
-        return enumerate_worlds(self, limit)
+    def sample_worlds(self, n: int, rng) -> list[State]:
+        """``n`` i.i.d. uniform worlds as replayed ``State`` objects.
 
-    def sample_worlds(self, n: int, rng):
-        """``n`` consistent complete states drawn with ``rng``."""
-        from .worlds import sample_worlds
+        ``rng`` is an integer seed in [0, 2**64) or a ``numpy.random.Generator``
+        (one seed is drawn from it).
+        """
+        n = check_integer(n, "number of worlds", 0)
+        if isinstance(rng, np.random.Generator):
+            seed = int(rng.integers(0, 2**64, dtype=np.uint64))
+        else:
+            seed = check_seed(rng, "rng (a seed or a numpy.random.Generator)")
+        spec = self.world_spec()
+        hidden = np.zeros(n, dtype=np.int64)
+        talons = np.zeros((n, max(spec.hidden_talon, 1)), dtype=np.int64)
+        sample_hidden(
+            spec.allowed,
+            spec.unknown,
+            spec.hidden_opponent,
+            spec.hidden_talon,
+            spec.ordered,
+            n,
+            np.uint64(seed),
+            hidden,
+            talons,
+        )
+        plan = DeckPlan(self)
+        return [
+            plan.world(int(hidden[i]), [int(c) for c in talons[i, : spec.hidden_talon]])
+            for i in range(n)
+        ]
 
-        return sample_worlds(self, n, rng)
+    def enumerate_worlds(self, limit: int = 100_000) -> list[State]:
+        """Every world in a fixed order; more than ``limit`` worlds is a ValueError.
+
+        Order: opponent subsets ascending (as ``itertools.combinations`` of the
+        sorted allowed cards), then talon orders (``itertools.permutations``).
+        """
+        limit = check_integer(limit, "limit", 0)
+        spec = self.world_spec()
+        count = spec.count()
+        if count > limit:
+            raise ValueError(f"the view has {count} worlds, more than the limit {limit}")
+        plan = DeckPlan(self)
+        worlds = []
+        for subset in itertools.combinations(mask_to_cards(spec.allowed), spec.hidden_opponent):
+            hidden = sum(1 << card for card in subset)
+            rest = mask_to_cards(spec.unknown & ~hidden)
+            orders = itertools.permutations(rest) if spec.ordered else [rest]
+            worlds.extend(plan.world(hidden, list(order)) for order in orders)
+        return worlds
 
     # ---- encodings ---------------------------------------------------------------------
     def key(self) -> str:
@@ -312,15 +371,15 @@ class PlayerView:
         lines = [
             f"rules {rules_text(self.game.rules)}",
             f"player {self.player} dealer {self.dealer}",
-            f"dealt {_cards_text(self.initial_hand)} face-up {card_name(self.initial_face_up)}",
+            f"dealt {mask_text(self.initial_hand)} face-up {card_name(self.initial_face_up)}",
         ]
         before = self.initial_hand
         for number, ((actor, action), after) in enumerate(
-            zip(self.history, self.own_hand_log, strict=True), 1
+            zip(self.history_ids, self.own_hand_log, strict=True), 1
         ):
             gained = after & ~before
-            got = f" / I got {_cards_text(gained)}" if gained else ""
-            lines.append(f"{number}. P{actor} {action}{got}")
+            got = f" / I got {mask_text(gained)}" if gained else ""
+            lines.append(f"{number}. P{actor} {action_name(action)}{got}")
             before = after
         if self.is_terminal:
             winner, game_points, reason = self.outcome
@@ -339,14 +398,16 @@ class PlayerView:
             for card in mask_to_cards(mask):
                 out[offset + card] = 1.0
 
+        won = self.won
         put(_NOW["hand"], self.hand)
         put(_NOW["known_opponent"], self.known_opponent)
         put(_NOW["excluded_opponent"], self.excluded_opponent)
         put(_NOW["unknown"], self.unknown)
-        put(_NOW["won_me"], self.won[me])
-        put(_NOW["won_opponent"], self.won[opponent])
-        if self.led_card is not None:
-            out[_NOW["led"] + parse_card(self.led_card)] = 1.0
+        put(_NOW["won_me"], won[me])
+        put(_NOW["won_opponent"], won[opponent])
+        led = int(self.array[0]["led"])
+        if led >= 0:
+            out[_NOW["led"] + led] = 1.0
         if self.face_up_card is not None:
             out[_NOW["face_up"] + self.face_up_card] = 1.0
         if self.talon_bottom is not None:
@@ -359,12 +420,14 @@ class PlayerView:
         out[_NOW["my_turn"]] = self.is_my_turn
         out[_NOW["i_lead"]] = self.leader == me
         target = self.game.rules.target
+        totals, pending = self.card_points, self.pending_marriage_points
+        tricks, married = self.tricks_won, self.married_suits
         for k, p in enumerate((me, opponent)):
-            out[_NOW["totals"] + k] = self.card_points[p] / target
-            out[_NOW["pending"] + k] = self.pending_marriage_points[p] / target
-            out[_NOW["tricks_won"] + k] = self.tricks_won[p] / MAX_TRICKS
-            for suit in range(4):
-                out[_NOW["marriages"] + 4 * k + suit] = self.married_suits[p] >> suit & 1
+            out[_NOW["totals"] + k] = totals[p] / target
+            out[_NOW["pending"] + k] = pending[p] / target
+            out[_NOW["tricks_won"] + k] = tricks[p] / MAX_TRICKS
+            for suit in range(len(SUITS)):
+                out[_NOW["marriages"] + len(SUITS) * k + suit] = married[p] >> suit & 1
         out[_NOW["dealer"]] = self.dealer == me
         if self.is_terminal:
             winner, game_points, reason = self.outcome
@@ -381,80 +444,24 @@ class PlayerView:
 
     def _trick_events(self):
         """``(trick, slot block, index)`` of every history event (see the trick slot table)."""
-        trick = 0  # tricks completed
-        led = False  # a card is led to trick ``trick``
-        pre_draw = False  # the previous action ended a trick and nobody drew
-        previous = ""
-        before = self.initial_hand
-        last = len(self.history) - 1
-        for i, ((actor, action), after) in enumerate(
-            zip(self.history, self.own_hand_log, strict=True)
-        ):
-            who = int(actor != self.player)
-            verb, _, argument = action.partition(" ")
-            gained = after & ~before
-            before = after
-            ends_trick = False
-            if verb in ("play", "marry") and led:
-                yield trick, "followed_card", parse_card(argument)
-                trick += 1
-                led = False
-                ends_trick = True
-                for drawn in mask_to_cards(gained):
-                    yield trick - 1, "drew", drawn
-            elif verb in ("play", "marry"):
-                if verb == "marry":
-                    yield trick, "marriage", 0
-                if not (i == last and self.is_terminal):  # else R-A8: claimed, nothing led
-                    yield trick, "led_card", parse_card(argument)
-                    led = True
-                    if not who:
-                        yield trick, "i_led", 0
-            elif verb == "draw":
-                for drawn in mask_to_cards(gained):
-                    yield trick - 1, "drew", drawn
-            elif verb == "exchange":
-                yield trick, "exchange", who
-            elif verb == "close" and pre_draw:
-                yield trick - 1, "close_before_draw", who
-            elif verb == "close":
-                yield trick, "close_before_lead", who
-            elif verb == "exchange-on-close":
-                yield trick, "exchange_on_close", who
-            elif verb == "pass" and previous == "close":
-                yield trick, "pass_on_close", who
-            elif verb == "marry-claim":
+        for step in self.read_history():
+            trick, who, action = step.tricks_before, int(step.actor != self.player), step.action
+            if step.follows:
+                yield trick, "followed_card", step.card
+            elif step.leads:
+                yield trick, "led_card", step.card
+                if not who:
+                    yield trick, "i_led", 0
+            if step.marriage_suit >= 0:
                 yield trick, "marriage", 0
-            pre_draw = ends_trick and not gained
-            previous = verb
-
-
-@njit(cache=True)
-def hide_from(state_array, rules_array, player):
-    """Blank in ``state_array[0]`` what ``player`` may not know; return his unknown cards.
-
-    The opponent's hand keeps only his shown cards, and every talon slot but
-    the last (public) card becomes -1, stale drawn cards included. Unknown are
-    the cards neither in the player's hand, nor won, nor led, nor shown by the
-    opponent, nor the talon's last card: the opponent's unseen cards and the
-    hidden talon cards.
-    """
-    state = state_array[0]
-    opponent = 1 - player
-    seen = state.hand[player] | state.won[0] | state.won[1] | state.shown[opponent]
-    if state.led >= 0:
-        seen |= np.int64(1) << state.led
-    end = state.talon_end
-    bottom = state.talon[end - 1] if end > state.talon_top else -1
-    if bottom >= 0:
-        seen |= np.int64(1) << bottom
-    state.hand[opponent] = state.shown[opponent]
-    state.talon[:] = -1
-    if bottom >= 0:
-        state.talon[end - 1] = bottom
-    return rules_array[0].deck_mask & ~seen
-
-
-def _is_player(value) -> bool:
-    """0 or 1, as a Python or numpy integer but not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value in (0, 1)
+            if step.drew >= 0:  # after the trick just completed (by this follow, or a draw)
+                yield trick - (not step.follows), "drew", step.drew
+            if action == core.A_EXCHANGE:
+                yield trick, "exchange", who
+            elif step.pre_draw_close:
+                yield trick - 1, "close_before_draw", who
+            elif action == core.A_CLOSE:
+                yield trick, "close_before_lead", who
+            elif step.answers_close:
+                exchanged = action == core.A_EXCHANGE_ON_CLOSE
+                yield trick, "exchange_on_close" if exchanged else "pass_on_close", who

@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix import bits, cli
+from sixtysix import bench, bits, cli
+
+LAST_SEED = str(2**64 - 1)
 
 
 def run_cli(capsys, *args: str) -> str:
     assert cli.main(list(args)) == 0
     return capsys.readouterr().out
+
+
+def refused(capsys, *args: str) -> str:
+    """The stderr of a command line that argparse refuses with exit code 2."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(list(args))
+    assert exit_info.value.code == 2
+    return capsys.readouterr().err
+
+
+def help_text(capsys, *command: str) -> str:
+    """The --help of ``command`` (the top level when empty)."""
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*command, "--help"])
+    assert exit_info.value.code == 0
+    return capsys.readouterr().out
+
+
+def options_taking_a_value(text: str) -> dict[str, str]:
+    """The options of a --help text that take a value (``--seed SEED``), each with its help."""
+    entries = re.split(r"\n(?=  -)", text.split("\noptions:\n", 1)[1])
+    options = {}
+    for entry in entries:
+        words = entry.replace("-h, ", "").split()
+        if len(words) > 1 and words[1].isupper():
+            options[words[0]] = " ".join(words[2:])
+    return options
 
 
 def test_bench_core_json_reports_the_documented_fields(capsys):
@@ -37,14 +69,137 @@ def test_reference_c_plays_the_very_same_deals(capsys):
     assert result["plies_per_deal"] == result["c_plies_per_deal"]
 
 
-def test_bad_bench_arguments_are_rejected(capsys):
-    assert cli.main(["bench", "core", "--deals", "0"]) == 2
-    assert "invalid deals 0" in capsys.readouterr().err
-    assert cli.main(["bench", "core", "--seed", "-3"]) == 2
-    assert "invalid seed -3" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        cli.main(["bench", "core", "--preset", "bridge"])
-    assert "invalid choice: 'bridge'" in capsys.readouterr().err
+BAD_INPUTS = [  # (command line, part of the error message)
+    ("demo --seed -1", "argument --seed: invalid seed -1: seed must be an integer in [0, 2**64)"),
+    (
+        f"demo --seed {LAST_SEED} --deals 2",
+        f"argument --seed: invalid seed {LAST_SEED} for --deals 2: "
+        "the deal seeds seed .. seed + deals - 1 must all be below 2**64",
+    ),
+    ("demo --deals -3", "argument --deals: invalid deals -3: deals must be an integer >= 1"),
+    ("demo --deals 0", "argument --deals: invalid deals 0: deals must be an integer >= 1"),
+    ("demo --deals two", "argument --deals: invalid deals 'two': deals must be an integer >= 1"),
+    ("demo --preset bridge", "argument --preset: invalid choice: 'bridge'"),
+    (
+        "bench core --deals 0",
+        "argument --deals: invalid deals 0: deals must be an integer in [1, 2**63)",
+    ),
+    (
+        f"bench core --deals {2**63}",
+        f"argument --deals: invalid deals {2**63}: deals must be an integer in",
+    ),
+    (
+        "bench core --seed -3",
+        "argument --seed: invalid seed -3: seed must be an integer in [0, 2**64)",
+    ),
+    (
+        f"bench core --seed {2**64}",
+        f"argument --seed: invalid seed {2**64}: seed must be an integer in",
+    ),
+    ("bench core --seed 1.5", "argument --seed: invalid seed '1.5': seed must be an integer in"),
+    ("bench core --preset bridge", "argument --preset: invalid choice: 'bridge'"),
+    (
+        "bench core --preset schnapsen --reference-c",
+        "argument --reference-c: not allowed with --preset schnapsen",
+    ),
+    ("bench solver --deals 0", "argument --deals: invalid deals 0: deals must be an integer >= 1"),
+    (
+        "bench solver --seed -1",
+        "argument --seed: invalid seed -1: seed must be an integer in [0, 2**64)",
+    ),
+    (
+        f"bench solver --seed {LAST_SEED} --deals 2",
+        f"argument --seed: invalid seed {LAST_SEED} for --deals 2",
+    ),
+    (
+        "bench openspiel --games 0",
+        "argument --games: invalid games 0: games must be an integer >= 1",
+    ),
+    (
+        "bench openspiel --seed -1",
+        "argument --seed: invalid seed -1: seed must be an integer in [0, 2**64)",
+    ),
+    ("bench tree --preset sixty_six", "argument --preset: invalid choice: 'sixty_six'"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD_INPUTS, ids=[line for line, _ in BAD_INPUTS])
+def test_bad_arguments_are_refused_by_argparse(capsys, line, message):
+    err = refused(capsys, *line.split())
+    command = line.split(" --")[0]
+    assert f"sixtysix {command}: error: {message}" in err
+
+
+def test_console_script_refuses_a_bad_seed_without_a_traceback():
+    command = [sys.executable, "-m", "sixtysix.cli", "demo", "--seed", "-1"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "sixtysix demo: error: argument --seed: invalid seed -1: "
+        "seed must be an integer in [0, 2**64)"
+    )
+
+
+def test_the_last_seed_is_accepted_for_one_deal(capsys):
+    out = run_cli(capsys, "demo", "--deals", "1", "--seed", LAST_SEED)
+    assert f"seed {LAST_SEED}" in out and "-> " in out
+
+
+def test_benchmarks_check_their_arguments_with_the_shared_messages():
+    with pytest.raises(ValueError, match=re.escape("invalid deals 0: deals must be an integer in")):
+        bench.bench_core(deals=0)
+    with pytest.raises(ValueError, match="invalid seed True: seed must be an integer"):
+        bench.bench_core(deals=1, seed=True)
+    with pytest.raises(ValueError, match=f"invalid seed {2**64 - 1}: seed must be"):
+        bench.bench_solver(deals=2, seed=2**64 - 1)
+    with pytest.raises(ValueError, match="invalid games 0: games must be an integer >= 1"):
+        bench.bench_openspiel(games=0)
+    with pytest.raises(ValueError, match="invalid seed -1: seed must be"):
+        bench.bench_openspiel(games=1, seed=-1)
+    with pytest.raises(ValueError, match="invalid rounds 0: rounds must be an integer >= 1"):
+        bench.compare_with_c(10, rounds=0)
+
+
+OPTIONS_OF_COMMANDS = {  # the options that take a value
+    "": [],
+    "demo": ["--preset", "--deals", "--seed"],
+    "presets": [],
+    "bench": [],
+    "bench core": ["--preset", "--deals", "--seed"],
+    "bench solver": ["--preset", "--deals", "--seed"],
+    "bench openspiel": ["--preset", "--games", "--seed"],
+    "bench tree": ["--preset"],
+}
+
+
+@pytest.mark.parametrize("command", OPTIONS_OF_COMMANDS)
+def test_help_describes_the_command_and_shows_every_default(capsys, command):
+    text = help_text(capsys, *command.split())
+    assert "``" not in text
+    description = text.split("\n\n")[1]
+    assert not description.startswith(("positional arguments", "options"))
+    options = options_taking_a_value(text)
+    assert list(options) == OPTIONS_OF_COMMANDS[command]
+    for option, option_help in options.items():
+        assert "(default: " in option_help, option
+
+
+def test_help_of_every_subcommand_summarises_it(capsys):
+    assert re.search(r"demo +play random deals", help_text(capsys))
+    assert re.search(r"presets +list the rule presets", help_text(capsys))
+    bench_help = " ".join(help_text(capsys, "bench").split())
+    for kind in ("core", "solver", "openspiel", "tree"):
+        assert re.search(rf"{kind} [a-z]", bench_help), kind
+
+
+def test_help_shows_the_defaults_of_demo(capsys):
+    options = options_taking_a_value(help_text(capsys, "demo"))
+    assert list(options) == ["--preset", "--deals", "--seed"]
+    assert options["--preset"].endswith("(default: sixty_six)")
+    assert options["--deals"].endswith("(default: 2)")
+    assert options["--seed"].endswith("(default: 1)")
 
 
 def test_bench_solver_json_reports_the_documented_fields(capsys):
@@ -58,13 +213,6 @@ def test_bench_solver_json_reports_the_documented_fields(capsys):
     assert result["mean_value"] == round(sum(values) / 3, 4)
 
 
-def test_bad_solver_bench_arguments_are_rejected(capsys):
-    assert cli.main(["bench", "solver", "--deals", "0"]) == 2
-    assert "invalid deals 0" in capsys.readouterr().err
-    assert cli.main(["bench", "solver", "--seed", "-1"]) == 2
-    assert "invalid seed -1" in capsys.readouterr().err
-
-
 def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
     pytest.importorskip("pyspiel")
     from sixtysix import openspiel
@@ -73,8 +221,6 @@ def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
     assert result["preset"] == "sixty_six" and result["games"] == 20
     assert result["steps_per_s"] > result["decisions_per_s"] > 0
     assert result["steps_per_game"] > 24  # the 24 chance steps of the deal, then play
-    assert cli.main(["bench", "openspiel", "--games", "0"]) == 2
-    assert "invalid games 0" in capsys.readouterr().err
     tree = json.loads(run_cli(capsys, "bench", "tree", "--preset", "mini_2x3", "--json"))
     size = openspiel.tree_size(openspiel.SixtySixGame({"preset": "mini_2x3"}))
     assert (tree["histories"], tree["terminal_histories"], tree["deals"]) == (
@@ -96,6 +242,37 @@ def test_presets_json_lists_every_preset(capsys):
     table = json.loads(run_cli(capsys, "presets", "--json"))
     assert list(table) == list(sixtysix.PRESETS) + list(sixtysix.MINI_PRESETS)
     assert table["vu_schnapsen"]["closing_allowed"] is False
+
+
+def test_presets_json_of_named_presets_lists_only_those(capsys):
+    table = json.loads(run_cli(capsys, "presets", "schnapsen", "mini_2x3", "--json"))
+    assert list(table) == ["schnapsen", "mini_2x3"]
+    assert list(table["schnapsen"]) == list(sixtysix.OPTION_NAMES)
+    assert table["mini_2x3"]["deck"] == 6
+
+
+def test_presets_lists_the_differences_then_how_to_see_every_value(capsys):
+    lines = run_cli(capsys, "presets").splitlines()
+    names = [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS]
+    assert [line.split(":")[0] for line in lines[:-1]] == names
+    assert lines[0] == "sixty_six: (defaults)"
+    assert "sixtysix presets NAME" in lines[-1] and "--json" in lines[-1]
+
+
+def test_presets_of_names_prints_every_option_in_aligned_columns(capsys):
+    lines = run_cli(capsys, "presets", "sixty_six", "mini_2x3").splitlines()
+    rows = [line.split() for line in lines]
+    assert rows[0] == ["option", "sixty_six", "mini_2x3"]
+    assert [row[0] for row in rows[1:]] == list(sixtysix.OPTION_NAMES)
+    assert rows[1] == ["deck", "24", "6"] and rows[2] == ["ranks", "''", "'JQK'"]
+    column = lines[0].index("mini_2x3")
+    assert all(line[column - 1] == " " and line[column] != " " for line in lines)
+
+
+def test_an_unknown_preset_is_refused_with_the_valid_ones(capsys):
+    err = refused(capsys, "presets", "sixty_six", "bridge")
+    assert "sixtysix presets: error: argument NAME: invalid choice: 'bridge'" in err
+    assert all(repr(name) in err for name in [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS])
 
 
 @pytest.mark.parametrize("method", ["loop", "pdep"])

@@ -30,6 +30,7 @@ import pytest
 
 import sixtysix
 from sixtysix import core
+from sixtysix.core import CLOSE_EXCHANGE
 
 N, D = 0, 1
 
@@ -123,13 +124,17 @@ def deal(preset, n, d, trump, talon=(), dealer=1, **overrides):
 
 
 NO_AUTO_DRAW = {"draw", "close", "claim"}
+CLOSE_ANSWERS = {"pass", "exchange-on-close"}
 
 
 def play(state, *actions):
-    """Apply actions; take "draw" at a pre-draw point unless the script decides there."""
+    """Apply actions; take "draw" at a pre-draw point and "pass" at the non-closer's L3
+    point (R-A7) unless the script decides there."""
     for step, action in enumerate(actions):
         if action not in NO_AUTO_DRAW and "draw" in state.legal_actions():
             state.apply("draw")
+        if action not in CLOSE_ANSWERS and state.phase == CLOSE_EXCHANGE:
+            state.apply("pass")
         try:
             state.apply(action)
         except sixtysix.IllegalActionError as exc:
@@ -537,6 +542,44 @@ def test_s5_exchange_on_close_sixty_six(branch):
     assert legal(state) == plays(spec["n"])
 
 
+def pass_without_the_exchange_card(state):
+    """After N's close, R-A7: where the exchange on close is offered, D, who does not hold the
+    exchange card, has the L3 point with only ``pass``; elsewhere N leads at once."""
+    if state.game.rules.exchange_on_opponent_close:
+        assert state.current_player == D
+        assert legal(state) == {"pass"}
+        state.apply("pass")
+    assert state.current_player == N
+
+
+def test_s5_the_exchange_point_does_not_tell_who_holds_the_nine():
+    """R-A7 revised: D gets the L3 point whether he holds the trump nine or N does (or the
+    talon: scenario 6); he may exchange only with it, and only an exchange shows it."""
+    spec = S5[(24, 6)]
+    for n, d, offered in (
+        (spec["n"], spec["d"], {"exchange-on-close", "pass"}),
+        (spec["d"], spec["n"], {"pass"}),
+    ):
+        state = deal("sixty_six", n, d, spec["trump"])
+        state.apply("close")
+        assert state.current_player == D
+        assert legal(state) == offered
+
+
+@pytest.mark.parametrize("placed", ["exchanged", "played"])
+def test_no_exchange_point_once_the_nine_is_placed(placed):
+    """R-A7: no L3 point when the exchange card lies under the talon or has been played."""
+    state = deal("sixty_six", "9S JC QC 9D JD QD", "9C TC AC KD 9H JH", "AS")
+    play(state, *tricks(("QC", "9C") if placed == "exchanged" else ("9S", "9C")))
+    at_lead(state)
+    assert state.current_player == N
+    if placed == "exchanged":
+        state.apply("exchange")
+    state.apply("close")
+    assert state.current_player == N
+    assert state.closed_by == N
+
+
 @pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if p != "sixty_six"])
 def test_s5_no_exchange_on_close_elsewhere(preset):
     game = game_of(preset)
@@ -603,7 +646,7 @@ def test_s6_failed_close_cards_run_out(preset):
     spec = S6_RUN_OUT[family(game)]
     state = deal(game, spec["n"], spec["d"], "AS")
     state.apply("close")
-    assert state.current_player == N
+    pass_without_the_exchange_card(state)
     play(state, *tricks(*zip(cards(spec["n"]), cards(spec["d"]), strict=True)))
     assert state.card_points == (spec["n_pts"], 0)
     assert state.outcome == (D, S6_EXPECTED[preset][0], "failed_close")
@@ -633,7 +676,7 @@ def test_s6_failed_close_after_opponent_won_a_trick(preset):
     at_lead(state)
     state.apply("close")
     assert state.tricks_won == (1, 1)
-    assert state.current_player == N
+    pass_without_the_exchange_card(state)
     play(state, *tricks(*spec["rest"]))
     assert state.card_points == spec["points"]
     assert state.outcome == (D, S6_EXPECTED[preset][2], "failed_close")
@@ -818,8 +861,9 @@ def test_s9_strict_following(preset, row):
     n_hand = ["KH", "QS"] if lead == "QS" else ["KH"]
     state = deal(game, n_hand, d_hand, trump)
     state.apply("close")
-    if state.current_player == D:  # sixty_six L3: D holds the trump nine (row 5)
-        assert legal(state) == {"exchange-on-close", "pass"}
+    if state.current_player == D:  # sixty_six L3 (R-A7): D may exchange only the trump nine
+        nine = "9" + trump[-1]
+        assert legal(state) == {"pass"} | ({"exchange-on-close"} if nine in d_hand else set())
         state.apply("pass")
     state.apply(f"play {lead}")
     assert state.current_player == D
@@ -1173,7 +1217,7 @@ def test_s14_close_before_drawing(preset):
     assert state.closed_by == N
     assert len(state.talon) == 8  # dead
     assert [len(h) for h in state.hands] == [5, 5]
-    assert state.current_player == N  # D has no trump nine: no L3
+    pass_without_the_exchange_card(state)
     marriages, gp = S14_EXPECTED[preset]
     assert legal(state) == plays(state.hands[N]) | marriages
     play(state, *S14_STRICT)

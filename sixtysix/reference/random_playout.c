@@ -96,9 +96,7 @@ typedef struct {
     int snap_tricks;   /* non-closer's tricks at the close                 */
     int just_closed;   /* leader closed this turn: may still marry         */
     long plies;
-#ifdef CHECK
     uint32_t won;      /* all cards taken in tricks                        */
-#endif
 } deal_t;
 
 static inline int total(const deal_t *d, int p)
@@ -130,7 +128,8 @@ static inline int end_gp(const deal_t *d)
     return scale(d, t0 < t1 ? 0 : 1);       /* higher total wins */
 }
 
-/* Player c closes; the opponent may then exchange the trump nine (L3). */
+/* Player c closes; the opponent then has the L3 point while the trump nine is neither
+ * under the talon nor won (R-A7): pass, or exchange it if he holds it. */
 static inline void do_close(deal_t *d, uint8_t *deck, rng_t *r, int c)
 {
     int o = 1 - c;
@@ -138,8 +137,10 @@ static inline void do_close(deal_t *d, uint8_t *deck, rng_t *r, int c)
     d->closer = c;
     d->snap_tricks = d->tricks[o];
     d->just_closed = 1;
-    if (d->hand[o] & nine) {
-        int a = pick(r, (1ull << A_EXCH_CLOSE) | (1ull << A_PASS));
+    if (deck[24] != 6 * d->trump && !(d->won & nine)) {
+        uint64_t m = 1ull << A_PASS;
+        if (d->hand[o] & nine) m |= 1ull << A_EXCH_CLOSE;
+        int a = pick(r, m);
         d->plies++;
         if (a == A_EXCH_CLOSE) {            /* swap nine with talon's last card */
             d->hand[o] ^= nine | BIT(deck[24]);
@@ -189,9 +190,7 @@ static inline int play_deal(rng_t *r, uint8_t *deck, long *plies)
     d.top = 13;
     d.pts[0] = d.pts[1] = d.tricks[0] = d.tricks[1] = d.mar[0] = d.mar[1] = 0;
     d.closer = -1; d.snap_tricks = 0; d.just_closed = 0; d.plies = 0;
-#ifdef CHECK
     d.won = 0;
-#endif
     const uint32_t nine = BIT(6 * d.trump), trumps = SUIT_BITS(d.trump);
     int leader = nd, gp;
 
@@ -255,9 +254,7 @@ static inline int play_deal(rng_t *r, uint8_t *deck, long *plies)
                                            : (SUIT[f] == d.trump ? F : L);
         d.pts[w] += PTS[led] + PTS[f];
         d.tricks[w]++;
-#ifdef CHECK
         d.won |= BIT(led) | BIT(f);
-#endif
         const int empty = (d.hand[0] | d.hand[1]) == 0;
         if (empty && d.closer < 0) d.pts[w] += 10;           /* last trick */
         if (d.pts[w] + d.mar[w] >= 66) { gp = claim_gp(&d, w); goto done; }
