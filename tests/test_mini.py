@@ -659,6 +659,7 @@ def test_rules_text_names_the_mini_preset():
 
 def test_presets_command_lists_the_mini_presets(capsys):
     assert cli.main(["presets"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, hint = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS]
     assert lines[-1].startswith("mini_2x4: deck=8, ranks='JQKA', suits=2, target=22,")
+    assert hint.startswith("Every value: sixtysix presets NAME")

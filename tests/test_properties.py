@@ -464,7 +464,9 @@ class DealChecker:
             if self.phase == "pre_draw":
                 self.turn_flags = set()
             self.turn_flags.add("close")
-            if rules.exchange_on_opponent_close and self.exchange_card in before.hands[o]:
+            ex = self.exchange_card
+            placed = ex == before.talon[-1] or any(ex in won for won in before.won)
+            if rules.exchange_on_opponent_close and not placed:  # R-A7, as revised
                 self.phase = "close_exchange"
                 assert after.player == o
             else:
@@ -644,7 +646,8 @@ class DealChecker:
                 legal.add("claim")
             return legal
         if self.phase == "close_exchange":
-            return {"exchange-on-close", "pass"}
+            holds = self.exchange_card in view.hands[p]
+            return {"pass", "exchange-on-close"} if holds else {"pass"}
         if self.phase == "final_claim":
             return {"claim", "pass"}
         assert self.phase == "lead"

@@ -13,8 +13,6 @@ import functools
 import itertools
 import os
 import re
-import sys
-import types
 
 import numpy as np
 import pytest
@@ -317,7 +315,7 @@ def test_a_visible_difference_changes_key_and_tensor():
             state.apply(action)
         return state
 
-    one_trick = ["close", "play AH", "play 9H"]
+    one_trick = ["close", "pass", "play AH", "play 9H"]  # D passes at L3 (R-A7)
     reference = played(hands, "JS", one_trick)
     other_card = {  # one unplayed card differs: TC -> KC for N, QD -> KD for D
         N: played((hands[0][:-1] + ["KC"], hands[1]), "JS", one_trick),
@@ -325,7 +323,9 @@ def test_a_visible_difference_changes_key_and_tensor():
     }
     other_face_up = played(hands, "AS", one_trick)
     two_tricks = played(hands, "JS", one_trick + ["play AC", "play 9C"])
-    other_order = played(hands, "JS", ["close", "play AC", "play 9C", "play AH", "play 9H"])
+    other_order = played(
+        hands, "JS", ["close", "pass", "play AC", "play 9C", "play AH", "play 9H"]
+    )
     # The same cards won and held, the same totals: only the order of the tricks differs.
     assert two_tricks.hands == other_order.hands
     assert two_tricks.won_cards == other_order.won_cards
@@ -389,19 +389,20 @@ def test_invalid_player_is_a_value_error():
 # ---- 3. inference on constructed deals (trump spades, N = player 0 leads) ----------------------
 
 
-def closed_deal(preset, hands, face_up="JS", actions=()):
-    """A deal where N closes on the first lead, then ``actions`` are played."""
+def closed_deal(preset, hands, face_up="JS", actions=(), answer="pass"):
+    """A deal where N closes on the first lead, D gives ``answer`` at an L3 point (R-A7), then
+    ``actions`` are played."""
     game = game_of(preset)
     state = game.new_deal(deck=make_deck(game, D, hands, face_up), dealer=D)
     state.apply("close")
+    if answer and state.phase == core.CLOSE_EXCHANGE:
+        state.apply(answer)
     for action in actions:
         state.apply(action)
     return state
 
 
 SIX_N = ["AH", "QH", "KS", "AC", "TC", "KD"]
-#: sixty_six: N closed and D was offered no exchange on close, so D lacks the nine of trumps.
-NO_NINE = mask("9S")
 FIVE_N = ["AH", "QH", "KS", "AC", "TC"]
 
 
@@ -418,7 +419,7 @@ def test_failing_to_follow_excludes_the_suit_and_trumps():
 def test_trumping_a_void_suit_excludes_only_the_suit():
     state = closed_deal("sixty_six", (SIX_N, ["9C", "JC", "QC", "9D", "JD", "JS"]), "TS")
     state.apply("play AH").apply("play JS")
-    assert state.view(N).record[0]["excluded"][D] == suit_mask("H") | NO_NINE
+    assert state.view(N).record[0]["excluded"][D] == suit_mask("H")
 
 
 def test_following_low_excludes_the_higher_cards_under_must_head():
@@ -429,7 +430,7 @@ def test_following_low_excludes_the_higher_cards_under_must_head():
         state = closed_deal(preset, hands)
         state.apply("play QH").apply("play JH")
         v = state.view(N)
-        expected = mask("KH", "TH", "AH") | (NO_NINE if preset == "sixty_six" else 0)
+        expected = mask("KH", "TH", "AH")
         assert v.record[0]["excluded"][D] == expected, preset
         assert not v.excluded_opponent & mask("9H")
 
@@ -453,10 +454,10 @@ def test_following_low_excludes_nothing_without_must_head(preset):
 def test_a_trump_lead_that_cannot_be_headed_excludes_the_higher_trumps():
     state = closed_deal("sixty_six", (SIX_N, ["JS", "QS", "QC", "9D", "JD", "QD"]), "TS")
     state.apply("play KS").apply("play QS")
-    assert state.view(N).record[0]["excluded"][D] == mask("AS", "TS") | NO_NINE
-    assert state.view(N).excluded_opponent == mask("AS", "9S")  # TS lies face down, known
+    assert state.view(N).record[0]["excluded"][D] == mask("AS", "TS")
+    assert state.view(N).excluded_opponent == mask("AS")  # TS lies face down, known
     state.apply("play AH").apply("play JS")  # void in hearts: the whole suit
-    expected = mask("AS", "TS") | suit_mask("H") | NO_NINE
+    expected = mask("AS", "TS") | suit_mask("H")
     assert state.view(N).record[0]["excluded"][D] == expected
 
 
@@ -521,53 +522,45 @@ def test_the_face_up_card_drawn_at_the_last_draw_is_known_to_the_winner():
     assert checked > 5
 
 
-def test_the_exchange_on_close_is_known():
+def test_the_exchange_on_close_shows_only_when_made():
     hands = (SIX_N, ["9S", "JC", "QC", "9D", "JD", "QD"])
-    state = closed_deal("sixty_six", hands, "AS")
+    state = closed_deal("sixty_six", hands, "AS", answer=None)
     assert state.legal_actions() == ["exchange-on-close", "pass"]
-    # Being offered the exchange shows that D holds the nine of trumps (R-A7).
-    assert state.view(N).known_opponent == mask("9S")
+    assert state.view(N).known_opponent == 0  # being offered the exchange shows nothing (R-A7)
+    assert state.view(N).excluded_opponent == 0
     taken = state.clone().apply("exchange-on-close")
     v = taken.view(N)
     assert v.known_opponent == mask("AS")
     assert v.talon_bottom == parse_card("9S") and v.face_up_card is None
     passed = state.clone().apply("pass")
-    assert passed.view(N).known_opponent == mask("9S")
-    passed.apply("play KS").apply("play 9S")
     assert passed.view(N).known_opponent == 0
     for s in (state, taken, passed):
         check_truth(s, s.view(N))
         check_truth(s, s.view(D))
 
 
-def test_a_close_without_an_exchange_point_excludes_the_nine():
-    hands = (SIX_N, ["JC", "QC", "9D", "JD", "QD", "KC"])
-    state = closed_deal("sixty_six", hands, "AS")
-    assert state.current_player == N  # no exchange point: D has no nine of spades
-    v = state.view(N)
-    assert v.excluded_opponent == mask("9S")
-    assert v.record[0]["excluded"][D] == mask("9S")
-    check_truth(state, v)
-    assert state.view(D).excluded_opponent == 0  # nothing learned about the closer
+def closed_and_passed(n_hand, d_hand, answer_l3=True):
+    """sixty_six, face-up AS: N closes at the first lead and D passes at his L3 point."""
+    game = game_of("sixty_six")
+    state = game.new_deal(deck=make_deck(game, D, (n_hand, d_hand), "AS"), dealer=D)
+    state.apply("close")
+    assert state.legal_actions()[-1] == "pass"
+    return state.apply("pass") if answer_l3 else state
 
 
-# ---- worlds delegation ---------------------------------------------------------------------
-
-
-def test_world_methods_delegate_to_the_worlds_module(monkeypatch):
-    calls = []
-    fake = types.ModuleType("sixtysix.worlds")
-    fake.count_worlds = lambda v: calls.append(("count", v)) or 7
-    fake.enumerate_worlds = lambda v, limit: calls.append(("enumerate", v, limit)) or []
-    fake.sample_worlds = lambda v, n, rng: calls.append(("sample", v, n, rng)) or []
-    monkeypatch.setitem(sys.modules, "sixtysix.worlds", fake)
-    v = game_of("sixty_six").new_deal(seed=1).view(0)
-    assert v.count_worlds() == 7
-    assert v.enumerate_worlds() == [] and v.enumerate_worlds(limit=5) == []
-    assert v.sample_worlds(3, "rng") == []
-    assert calls == [
-        ("count", v),
-        ("enumerate", v, 100_000),
-        ("enumerate", v, 5),
-        ("sample", v, 3, "rng"),
-    ]
+@pytest.mark.parametrize("at_the_l3_point", [True, False])
+def test_where_the_nine_lies_changes_no_view_of_the_other_player(at_the_l3_point):
+    """R-A7 revised: a swap of the trump nine between one player's hand and the talon leaves
+    the other player's view unchanged, at the L3 point and after the pass."""
+    n_hand, d_hand = ["AH", "QH", "KS", "AC", "TC", "KD"], ["JC", "QC", "9D", "JD", "QD", "KC"]
+    for holder, watcher in ((N, D), (D, N)):
+        with_nine = [list(n_hand), list(d_hand)]
+        with_nine[holder][0] = "9S"  # the card it replaces goes to the talon
+        with_talon = [n_hand, d_hand]
+        views = [
+            closed_and_passed(*hands, answer_l3=not at_the_l3_point).view(watcher)
+            for hands in (with_nine, with_talon)
+        ]
+        assert views[0].key() == views[1].key()
+        assert np.array_equal(views[0].tensor(), views[1].tensor())
+        assert views[0].record.tobytes() == views[1].record.tobytes()

@@ -225,24 +225,24 @@ def test_sampled_worlds_are_consistent_and_uniform(preset, kind):
     seed = len(view.history)
     expected = [identity(world.array[0], view) for world in view.enumerate_worlds()]
     position = {world: k for k, world in enumerate(expected)}
-    samples = worlds.sample_worlds(view, 60 * len(expected), seed)
+    samples = view.sample_worlds(60 * len(expected), seed)
     for world in samples[:25]:
         check_world(world, view)
     frequencies = Counter(position[identity(world.array[0], view)] for world in samples)
     observed = [frequencies[k] for k in range(len(expected))]
     assert chisquare(observed).pvalue > 1e-4
     # The record sampler draws the very same worlds, and is uniform over many more.
-    records = worlds.sample_world_records(view, len(samples), seed)
+    records = view.sample_world_records(len(samples), seed)
     assert [identity(r, view) for r in records] == [identity(w.array[0], view) for w in samples]
-    records = worlds.sample_world_records(view, 2000 * len(expected), seed + 1)
+    records = view.sample_world_records(2000 * len(expected), seed + 1)
     frequencies = Counter(position[identity(record, view)] for record in records)
     assert chisquare([frequencies[k] for k in range(len(expected))]).pvalue > 1e-4
 
 
 def test_sample_records_are_the_replayed_worlds():
     _, view = small_views("sixty_six", "manual")[len(small_views("sixty_six", "manual")) // 2]
-    records = worlds.sample_world_records(view, 30, 5)
-    states = worlds.sample_worlds(view, 30, 5)
+    records = view.sample_world_records(30, 5)
+    states = view.sample_worlds(30, 5)
     for record, state in zip(records, states, strict=True):
         truth = state.array[0]
         for name in core.STATE_DTYPE.names:
@@ -263,22 +263,22 @@ def test_mid_game_samples_are_consistent(preset, mode):
                 for world in view.sample_worlds(3, seed):
                     check_world(world, view)
                     # The opponent's view of a world is meaningful too: its worlds replay.
-                    worlds.sample_worlds(world.view(view.opponent), 1, seed)
+                    world.view(view.opponent).sample_worlds(1, seed)
 
 
 def test_same_seed_same_worlds_and_different_seeds_differ():
     view = make_game("sixty_six", None).new_deal(seed=11).view(1)
-    decks = [w.deck.tolist() for w in worlds.sample_worlds(view, 20, 3)]
-    assert decks == [w.deck.tolist() for w in worlds.sample_worlds(view, 20, 3)]
-    assert decks != [w.deck.tolist() for w in worlds.sample_worlds(view, 20, 4)]
+    decks = [w.deck.tolist() for w in view.sample_worlds(20, 3)]
+    assert decks == [w.deck.tolist() for w in view.sample_worlds(20, 3)]
+    assert decks != [w.deck.tolist() for w in view.sample_worlds(20, 4)]
     assert len({tuple(deck) for deck in decks}) == 20
-    from_generator = worlds.sample_worlds(view, 5, np.random.default_rng(9))
+    from_generator = view.sample_worlds(5, np.random.default_rng(9))
     seed = int(np.random.default_rng(9).integers(0, 2**64, dtype=np.uint64))
     assert [w.deck.tolist() for w in from_generator] == [
-        w.deck.tolist() for w in worlds.sample_worlds(view, 5, seed)
+        w.deck.tolist() for w in view.sample_worlds(5, seed)
     ]
-    assert worlds.sample_worlds(view, 0, 1) == []
-    assert len(worlds.sample_world_records(view, 0, 1)) == 0
+    assert view.sample_worlds(0, 1) == []
+    assert len(view.sample_world_records(0, 1)) == 0
 
 
 # ---- hidden information ------------------------------------------------------------------
@@ -296,11 +296,11 @@ def test_samples_depend_only_on_the_view():
                 continue
             twin = other.view(view.player)
             assert twin.key() == view.key()
-            first = [w.deck.tolist() for w in worlds.sample_worlds(view, 8, 21)]
-            second = [w.deck.tolist() for w in worlds.sample_worlds(twin, 8, 21)]
+            first = [w.deck.tolist() for w in view.sample_worlds(8, 21)]
+            second = [w.deck.tolist() for w in twin.sample_worlds(8, 21)]
             assert first == second
-            records = worlds.sample_world_records(view, 50, 4).tobytes()
-            assert records == worlds.sample_world_records(twin, 50, 4).tobytes()
+            records = view.sample_world_records(50, 4).tobytes()
+            assert records == twin.sample_world_records(50, 4).tobytes()
             checked += 1
     assert checked >= 10
 
@@ -335,8 +335,8 @@ def test_samples_ignore_a_swap_of_hidden_cards():
         if twin_view.key() != view.key():
             continue
         assert identity(twin.array[0], view) != identity(record, view)
-        assert [w.deck.tolist() for w in worlds.sample_worlds(view, 6, 8)] == [
-            w.deck.tolist() for w in worlds.sample_worlds(twin_view, 6, 8)
+        assert [w.deck.tolist() for w in view.sample_worlds(6, 8)] == [
+            w.deck.tolist() for w in twin_view.sample_worlds(6, 8)
         ]
         checked += 1
     assert checked >= 5
@@ -373,7 +373,7 @@ def _fill_in_numba(view_records, opponent, hidden, talon):
 
 def test_numba_callable_sampling_matches_python_entry_point():
     view = make_game("schnapsen", None).new_deal(seed=3).view(0)
-    spec = worlds.world_spec(view)
+    spec = view.world_spec()
     inside = _sample_in_numba(
         view.record,
         spec.opponent,
@@ -384,7 +384,7 @@ def test_numba_callable_sampling_matches_python_entry_point():
         np.uint64(12),
         40,
     )
-    assert inside.tobytes() == worlds.sample_world_records(view, 40, 12).tobytes()
+    assert inside.tobytes() == view.sample_world_records(40, 12).tobytes()
     first = inside[0]
     top = int(first["talon_top"])
     talon = first["talon"][top : top + spec.hidden_talon].copy()
@@ -400,18 +400,18 @@ def test_numba_callable_sampling_matches_python_entry_point():
 def test_bad_number_of_worlds(n):
     view = make_game("sixty_six", None).new_deal(seed=1).view(0)
     with pytest.raises(ValueError, match=re.escape(f"invalid number of worlds {n!r}")):
-        worlds.sample_worlds(view, n, 1)
+        view.sample_worlds(n, 1)
     with pytest.raises(ValueError, match="invalid number of worlds"):
-        worlds.sample_world_records(view, n, 1)
+        view.sample_world_records(n, 1)
 
 
 @pytest.mark.parametrize("rng", [-1, 2**64, 1.5, True, "7", None, random.Random(1)])
 def test_bad_rng(rng):
     view = make_game("sixty_six", None).new_deal(seed=1).view(0)
     with pytest.raises(ValueError, match="invalid rng .*numpy.random.Generator"):
-        worlds.sample_worlds(view, 1, rng)
+        view.sample_worlds(1, rng)
     with pytest.raises(ValueError, match="invalid seed"):
-        worlds.sample_world_records(view, 1, rng)
+        view.sample_world_records(1, rng)
 
 
 def test_limit_exceeded_and_bad_limit():
@@ -420,9 +420,9 @@ def test_limit_exceeded_and_bad_limit():
     with pytest.raises(ValueError, match=f"has {count} worlds, more than the limit 100000"):
         view.enumerate_worlds()
     with pytest.raises(ValueError, match="invalid limit -1"):
-        worlds.enumerate_worlds(view, -1)
+        view.enumerate_worlds(-1)
     with pytest.raises(ValueError, match="invalid limit 'many'"):
-        worlds.enumerate_worlds(view, "many")
+        view.enumerate_worlds("many")
     _, small = small_views("czech", None)[0]
     with pytest.raises(ValueError, match=f"more than the limit {small.count_worlds() - 1}"):
-        worlds.enumerate_worlds(small, small.count_worlds() - 1)
+        small.enumerate_worlds(small.count_worlds() - 1)
