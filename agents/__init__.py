@@ -1,1 +1,2 @@
-"""agents for sixtysix (to come)."""
+"""Players for sixtysix, imported as ``sixtysix.agents`` (the agent protocol comes with the
+tournament issue)."""

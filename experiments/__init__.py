@@ -1,1 +1,1 @@
-"""experiments for sixtysix (to come)."""
+"""Tournaments and studies for sixtysix, imported as ``sixtysix.experiments`` (to come)."""

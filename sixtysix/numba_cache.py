@@ -4,8 +4,10 @@ Numba checks a cached function only against its own source file, so a kernel
 that inlines code from another module (the solver inlines the core's
 ``apply_action``, agents inline both) would keep running the old code after
 that module changes. Here the cache lives in a folder named by a digest of
-every source file of ``sixtysix``, ``agents`` and ``experiments``: any edit
-starts a fresh cache. A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+every source file of ``sixtysix`` and of ``sixtysix.agents`` and
+``sixtysix.experiments`` (the repository's top-level ``agents/`` and
+``experiments/`` in a source checkout, subfolders of the package in a regular
+install): any edit starts a fresh cache. A ``NUMBA_CACHE_DIR`` set by the user is left alone.
 Importing ``sixtysix`` sets ``numba.config.CACHE_DIR`` for the process, so it
 applies to numba functions defined after that import too.
 """
@@ -20,8 +22,11 @@ from pathlib import Path
 
 import numba
 
-PROJECT_PACKAGES = ("sixtysix", "agents", "experiments")
-CACHE_ROOT = Path(__file__).parent / "__pycache__" / "numba"
+PACKAGE = Path(__file__).parent
+#: The folders of ``sixtysix.agents`` and ``sixtysix.experiments`` beside the package in a
+#: source checkout (in a regular install they lie inside it).
+CHECKOUT_PACKAGES = (PACKAGE.parent / "agents", PACKAGE.parent / "experiments")
+CACHE_ROOT = PACKAGE / "__pycache__" / "numba"
 
 
 def source_digest(folders: Iterable[Path]) -> str:
@@ -34,13 +39,17 @@ def source_digest(folders: Iterable[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
+def source_folders() -> list[Path]:
+    """The folders whose sources key the cache: the package and, in a checkout, the two
+    top-level folders installed inside it."""
+    return [PACKAGE, *(folder for folder in CHECKOUT_PACKAGES if folder.is_dir())]
+
+
 def use_source_keyed_cache() -> None:
     """Point numba's cache at the folder of the current sources; drop older folders."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    top = Path(__file__).parent.parent
-    folders = [top / name for name in PROJECT_PACKAGES if (top / name).is_dir()]
-    current = CACHE_ROOT / source_digest(folders)
+    current = CACHE_ROOT / source_digest(source_folders())
     if CACHE_ROOT.is_dir():
         for old in CACHE_ROOT.iterdir():
             if old != current:

@@ -9,7 +9,8 @@ import numba
 import pytest
 
 import sixtysix
-from sixtysix.numba_cache import CACHE_ROOT, PROJECT_PACKAGES, source_digest
+from sixtysix import agents, experiments
+from sixtysix.numba_cache import CACHE_ROOT, source_digest, source_folders
 
 
 def test_digest_changes_with_any_source_and_only_then(tmp_path):
@@ -28,6 +29,8 @@ def test_digest_changes_with_any_source_and_only_then(tmp_path):
 
 @pytest.mark.skipif("NUMBA_CACHE_DIR" in os.environ, reason="a user-chosen cache folder wins")
 def test_importing_sixtysix_keys_the_cache_by_the_current_sources():
-    top = Path(sixtysix.__file__).parent.parent
-    folders = [top / name for name in PROJECT_PACKAGES if (top / name).is_dir()]
+    folders = source_folders()
+    for package in (sixtysix, agents, experiments):  # each one's sources are digested
+        here = Path(package.__file__).parent
+        assert any(here == folder or folder in here.parents for folder in folders), here
     assert Path(numba.config.CACHE_DIR) == CACHE_ROOT / source_digest(folders)

@@ -1,0 +1,263 @@
+"""The foundation: one-way layers, the installed namespace, numpy integers, compiled codes,
+history as action ids, and the answers to bad input that the API layer gives."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sixtysix
+from sixtysix import rules
+from sixtysix.actions import action_name
+
+PACKAGE = Path(sixtysix.__file__).parent
+REPOSITORY = PACKAGE.parent
+
+#: The modules of ``sixtysix`` by layer, bottom first (the README shows the same list).
+LAYERS = (
+    ("checks", "cards", "bits", "rules", "numba_cache"),  # data and helpers
+    ("core", "actions", "worlds", "solver"),  # numba kernels: records and masks only
+    ("facts", "history", "world_states", "view", "game", "match"),  # the Python API
+    ("openspiel", "bench", "cli"),  # adapters and commands
+)
+LAYER_OF = {module: level for level, modules in enumerate(LAYERS) for module in modules}
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The ``sixtysix`` modules a source file imports anywhere (inside functions too), except
+    under ``if TYPE_CHECKING:``."""
+    found = set()
+
+    def visit(node):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            return
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update([node.module] if node.module else [a.name for a in node.names])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sixtysix."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names if "." in a.name)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return {name.split(".")[0] for name in found}
+
+
+def test_every_module_has_a_layer():
+    modules = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
+    assert modules == set(LAYER_OF)
+
+
+def test_imports_point_down_or_sideways_and_never_close_a_cycle():
+    graph = {module: runtime_imports(PACKAGE / f"{module}.py") for module in LAYER_OF}
+    for module, imported in graph.items():
+        upward = [name for name in imported if LAYER_OF[name] > LAYER_OF[module]]
+        assert not upward, f"{module} (layer {LAYER_OF[module]}) imports {upward} from above"
+    done, on_path = set(), []
+
+    def walk(module):
+        assert module not in on_path, "import cycle: " + " -> ".join([*on_path, module])
+        if module in done:
+            return
+        on_path.append(module)
+        for name in graph[module]:
+            walk(name)
+        on_path.pop()
+        done.add(module)
+
+    for module in graph:
+        walk(module)
+
+
+def test_the_cycle_check_sees_imports_inside_functions(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\nfrom . import core\n"
+        "if TYPE_CHECKING:\n    from .game import State\n"
+        "def f():\n    from .worlds import hide_from\n"
+    )
+    assert runtime_imports(source) == {"core", "worlds"}
+
+
+# ---- the installed namespace ---------------------------------------------------------------
+
+
+def test_agents_and_experiments_import_only_inside_the_namespace(tmp_path):
+    code = (
+        "from sixtysix import agents, experiments\n"
+        "import importlib.util\n"
+        "print(importlib.util.find_spec('agents'), importlib.util.find_spec('experiments'))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == ["None", "None"]
+
+
+def test_the_wheel_installs_agents_and_experiments_inside_sixtysix(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), "."],
+        cwd=REPOSITORY,
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("sixtysix-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "sixtysix/agents/__init__.py" in names
+    assert "sixtysix/experiments/__init__.py" in names
+    assert "sixtysix/reference/random_playout.c" in names
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"sixtysix", next(top for top in tops if top.endswith(".dist-info"))}
+
+
+# ---- numpy integers, seeds -----------------------------------------------------------------
+
+
+def test_numpy_integers_are_accepted_where_python_integers_are():
+    game = sixtysix.Game("sixty_six", target=np.int64(66), hand_size=np.int32(6))
+    assert game.rules == sixtysix.Game().rules
+    assert type(game.rules.target) is int
+    assert (
+        sixtysix.Game("sixty_six", strict_must_head=np.bool_(False)).rules.strict_must_head is False
+    )
+    deal = sixtysix.Game().new_deal(seed=np.uint64(3), dealer=np.int8(1))
+    assert deal.deck.tolist() == sixtysix.Game().new_deal(seed=3, dealer=1).deck.tolist()
+    match = sixtysix.Match(sixtysix.Game(), seed=np.int64(1))
+    assert match.seed == 1 and type(match.seed) is int
+
+
+@pytest.mark.parametrize("bad", [2**64, 2**70, -1, 1.0, True, "1", None])
+def test_match_and_deal_seeds_outside_the_64_bit_range_are_refused(bad):
+    message = re.escape(f"invalid seed {bad!r}: seed must be an integer in [0, 2**64)")
+    with pytest.raises(ValueError, match=message):
+        sixtysix.Match(sixtysix.Game(), seed=bad)
+    if bad is not None:  # new_deal(seed=None) asks for a seed or a deck
+        with pytest.raises(ValueError, match=message):
+            sixtysix.Game().new_deal(seed=bad)
+
+
+# ---- compiled codes --------------------------------------------------------------------------
+
+#: The compiled field of each enumerated option (``compile_rules``).
+COMPILED_FIELD = {
+    "trick_winner_rule": "trick_rule",
+    "exchange_timing": "exchange_any_time",
+    "marriage_lead_card": "marry_lead_card",
+    "marriage_points_validation": "marry_pending",
+    "exhausted_no_claim_rule": "exhausted_rule",
+    "claim_mode": "claim_mode",
+    "false_claim_penalty": "false_claim",
+    "game_point_scale": "scale",
+    "schwarz_basis": "schwarz",
+    "closer_win_basis": "closer_basis",
+    "opponent_out_after_close": "opponent_out",
+    "failed_close_penalty": "failed_close",
+}
+
+
+@pytest.mark.parametrize("option", list(COMPILED_FIELD))
+def test_each_enumerated_value_compiles_to_its_place_in_choices(option):
+    for code, value in enumerate(rules.CHOICES[option]):
+        compiled = rules.compile_rules(rules.make_rules("sixty_six", **{option: value}))
+        assert compiled[0][COMPILED_FIELD[option]] == code == rules.option_code(option, value)
+
+
+def test_the_kernels_constants_name_the_values_they_stand_for():
+    named = {
+        "TRICK_STANDARD": ("trick_winner_rule", "standard"),
+        "TRICK_VALUE_OPEN": ("trick_winner_rule", "value_open_phase"),
+        "TRICK_VALUE_ALWAYS": ("trick_winner_rule", "value_always"),
+        "LEAD_EITHER": ("marriage_lead_card", "either"),
+        "LEAD_KING": ("marriage_lead_card", "king"),
+        "LEAD_QUEEN": ("marriage_lead_card", "queen"),
+        "EXHAUSTED_HIGHER_TOTAL": ("exhausted_no_claim_rule", "higher_total_wins"),
+        "EXHAUSTED_LAST_TRICK": ("exhausted_no_claim_rule", "last_trick_winner"),
+        "EXHAUSTED_NO_SCORE": ("exhausted_no_claim_rule", "no_score"),
+        "CLAIM_MANUAL": ("claim_mode", "manual"),
+        "CLAIM_OPTIONAL_VERIFIED": ("claim_mode", "optional_verified"),
+        "CLAIM_AUTOMATIC": ("claim_mode", "automatic"),
+        "FALSE_CLAIM_FIXED_2": ("false_claim_penalty", "fixed_2"),
+        "FALSE_CLAIM_TWO_OR_THREE": ("false_claim_penalty", "two_or_three"),
+        "SCALE_STANDARD": ("game_point_scale", "standard"),
+        "SCALE_CZECH": ("game_point_scale", "czech"),
+        "SCHWARZ_NO_TRICKS": ("schwarz_basis", "no_tricks"),
+        "SCHWARZ_ZERO_POINTS": ("schwarz_basis", "zero_points"),
+        "CLOSER_AT_END": ("closer_win_basis", "at_end"),
+        "CLOSER_AT_CLOSE": ("closer_win_basis", "at_close"),
+        "OPPONENT_OUT_AS_FAILED_CLOSE": ("opponent_out_after_close", "as_failed_close"),
+        "OPPONENT_OUT_FIXED_2": ("opponent_out_after_close", "fixed_2"),
+        "FAILED_TWO_OR_THREE": ("failed_close_penalty", "two_or_three_by_tricks_at_close"),
+        "FAILED_ALWAYS_3": ("failed_close_penalty", "always_3"),
+        "FAILED_BY_CLOSER_POINTS": ("failed_close_penalty", "by_closer_points"),
+        "FAILED_CZECH": ("failed_close_penalty", "czech_6_or_3"),
+    }
+    for constant, (option, value) in named.items():
+        assert getattr(rules, constant) == rules.CHOICES[option].index(value), constant
+    covered = {(option, value) for option, value in named.values()}
+    for option in {option for option, _ in named.values()}:
+        assert {(option, v) for v in rules.CHOICES[option]} <= covered, option
+
+
+def test_the_most_game_points_are_a_fact_of_the_rules():
+    assert sixtysix.make_rules("czech").max_game_points == 6
+    assert {sixtysix.make_rules(p).max_game_points for p in sixtysix.PRESETS if p != "czech"} == {3}
+
+
+# ---- history as action ids -------------------------------------------------------------------
+
+
+def test_history_is_kept_as_ids_and_shown_as_strings():
+    state = sixtysix.Game("schnapsen").new_deal(seed=5)
+    while not state.is_terminal:
+        state.apply(state.legal_action_ids()[-1])
+    assert all(isinstance(action, int) for _, action in state.history_ids)
+    assert state.history == [(p, action_name(a)) for p, a in state.history_ids]
+    view = state.view(0)
+    assert view.history_ids == tuple(state.history_ids)
+    assert view.history == tuple(state.history)
+
+
+def test_replay_takes_the_states_own_deck_and_ids_or_strings():
+    game = sixtysix.Game("sixty_six")
+    state = game.new_deal(seed=9)
+    for _ in range(7):
+        state.apply(state.legal_action_ids()[0])
+    ids = [action for _, action in state.history_ids]
+    strings = [action for _, action in state.history]
+    for deck in (state.deck, list(state.deck), [sixtysix.cards.card_name(c) for c in state.deck]):
+        for actions in (ids, strings):
+            again = sixtysix.replay(game, deck, state.dealer, actions)
+            assert again.array.tobytes() == state.array.tobytes()
+            assert again.history_ids == state.history_ids
+
+
+def test_a_deck_of_indices_is_checked_like_one_of_strings():
+    game = sixtysix.Game("schnapsen")
+    deck = game.new_deal(seed=1).deck.tolist()
+    with pytest.raises(ValueError, match=r"card 0 is not in the 20-card deck of this game \(JC "):
+        game.new_deal(deck=[0, *deck[1:]], dealer=0)  # 9C: no nines in schnapsen
+    with pytest.raises(ValueError, match=f"card {deck[0]} appears twice"):
+        game.new_deal(deck=[deck[0], *deck[:-1]], dealer=0)
+    with pytest.raises(ValueError, match="the deck is missing"):
+        game.new_deal(deck=deck[:-1], dealer=0)
+
+
+@pytest.mark.parametrize("bad", ["play XX", "Play QX", "fold", "marry-claim Z"])
+def test_an_unknown_action_string_is_named_as_given_with_the_legal_actions(bad):
+    state = sixtysix.Game().new_deal(seed=2)
+    legal = ", ".join(state.legal_actions())
+    word = bad.split()[-1]
+    with pytest.raises(sixtysix.IllegalActionError) as caught:
+        state.apply(bad)
+    message = str(caught.value)
+    assert repr(word) in message or repr(bad) in message
+    assert message.endswith(f"legal actions: {legal}")
+    assert state.history_ids == []
