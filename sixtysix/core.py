@@ -57,7 +57,7 @@ CLOSE_EXCHANGE = 3  # the non-closer may exchange on the close (exchange_on_oppo
 FINAL_CLAIM = 4  # manual claims: the last trick's winner may claim
 OVER = 5  # the deal has ended
 
-# ---- outcome reasons (state.reason), RULES.md R-A12 -------------------------------
+# ---- outcome reasons (state.reason), docs/rules.md R-A12 -------------------------------
 REASONS = (
     "claim",
     "closer_claim",
@@ -156,7 +156,7 @@ def total(state, rules, player):
 
 @njit(cache=True, inline="always")
 def marriage_value(state, rules, suit):
-    """A marriage's points: twice ``marriage_points`` in trumps (40 and 20 by RULES.md 7.2)."""
+    """A marriage's points: twice ``marriage_points`` in trumps (40 and 20 by docs/rules.md 7.2)."""
     return 2 * rules.marriage_points if suit == state.trump else rules.marriage_points
 
 
@@ -314,7 +314,7 @@ def _follow_actions(state, rules):
 def _strict_follow_inference(state, rules, played):
     """Cards the follower cannot hold, since playing ``played`` was legal in the strict phase.
 
-    The legal set is the first non-empty step of RULES.md 6.2; ``played`` lies in
+    The legal set is the first non-empty step of docs/rules.md 6.2; ``played`` lies in
     one step, so every earlier enabled step was empty in his hand.
     """
     led = state.led
@@ -365,7 +365,7 @@ def legal_mask(state, rules):
 
 @njit(cache=True)
 def scale_points(rules, loser_total, loser_tricks):
-    """Game points to the winner by the loser's total and tricks (RULES.md 10.1).
+    """Game points to the winner by the loser's total and tricks (docs/rules.md 10.1).
 
     The thresholds scale with ``target``: schneider below ``target // 2`` (33),
     the czech steps at ``target // 3`` and ``2 * target // 3`` (22, 44).
@@ -468,7 +468,7 @@ def _end_of_cards(state, rules):
 
 @njit(cache=True, inline="always")
 def follower_wins(state, rules, led, played):
-    """Trick resolution (RULES.md section 4): does the follower's card win?"""
+    """Trick resolution (docs/rules.md section 4): does the follower's card win?"""
     led_suit = SUIT_OF[led]
     played_suit = SUIT_OF[played]
     if led_suit == played_suit:

@@ -1,6 +1,6 @@
-"""Rule options (RULES.md section 12), the named presets, and their compilation.
+"""Rule options (docs/rules.md section 12), the named presets, and their compilation.
 
-``PRESETS`` are the seven presets of RULES.md; ``MINI_PRESETS`` are reduced-deck
+``PRESETS`` are the seven presets of docs/rules.md 12.1; ``MINI_PRESETS`` are reduced-deck
 presets for exact game theory (docs/mini_presets.md), made by the options
 ``ranks``, ``suits``, ``target`` and ``marriage_points``.
 
@@ -21,7 +21,7 @@ from .checks import is_integer
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
-    "deck": (24, 20),  # the RULES.md packs; with ``ranks`` given, suits * len(ranks)
+    "deck": (24, 20),  # the standard packs; with ``ranks`` given, suits * len(ranks)
     "suits": (2, 3, 4),
     "nine_points": (0, 1),
     "hand_size": (2, 3, 5, 6),
@@ -176,7 +176,7 @@ _SCHNAPSEN = dict(
     closer_win_basis="at_close",
 )
 
-#: Each preset as its differences from the ``sixty_six`` defaults (RULES.md 12, 12.1).
+#: Each preset as its differences from the ``sixty_six`` defaults (docs/rules.md 12.1).
 PRESETS: dict[str, dict] = {
     "sixty_six": {},
     "hatvanhat": dict(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,6 +20,7 @@ from sixtysix.actions import action_name
 
 PACKAGE = Path(sixtysix.__file__).parent
 REPOSITORY = PACKAGE.parent
+IGNORED = shutil.ignore_patterns("__pycache__", "*.egg-info")
 
 #: The modules of ``sixtysix`` by layer, bottom first (the README shows the same list).
 LAYERS = (
@@ -103,9 +105,14 @@ def test_agents_and_experiments_import_only_inside_the_namespace(tmp_path):
 
 
 def test_the_wheel_installs_agents_and_experiments_inside_sixtysix(tmp_path):
+    source = tmp_path / "source"  # a copy, so the build leaves nothing in the checkout
+    for name in ("sixtysix", "agents", "experiments"):
+        shutil.copytree(REPOSITORY / name, source / name, ignore=IGNORED)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPOSITORY / name, source / name)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), "."],
-        cwd=REPOSITORY,
+        cwd=source,
         check=True,
         capture_output=True,
     )

@@ -2,7 +2,7 @@
  * random_playout.c -- hand-written C speed yardstick for the sixtysix engine.
  *
  * Plays uniformly random deals of the `sixty_six` preset (automatic claims)
- * as specified in shared/RULES.md, single-threaded, and prints one JSON line:
+ * as specified in docs/rules.md, single-threaded, and prints one JSON line:
  *   {"deals": N, "seconds": S, "deals_per_s": X, "plies": T, "plies_per_deal": P, "checksum": C}
  * plies = actions applied (every decision, forced or not, draws one random
  * number); checksum = sum of game points awarded.
