@@ -77,6 +77,56 @@ def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> 
     }
 
 
+def _random_api_deals(game: Game, deals: int, rng: random.Random, by_id: bool, met=None) -> int:
+    """Play ``deals`` random deals through the ``State`` API, choosing among the legal action
+    ids or strings; returns the actions taken and appends a copy of each state to ``met``."""
+    actions = 0
+    for _ in range(deals):
+        state = game.new_deal(seed=rng.randrange(2**64))
+        while not state.is_terminal:
+            if met is not None:
+                met.append(state.clone())
+            legal = state.legal_action_ids() if by_id else state.legal_actions()
+            state.apply(rng.choice(legal))
+            actions += 1
+    return actions
+
+
+def _microseconds_per_call(function, items) -> float:
+    start = time.perf_counter()
+    for item in items:
+        function(item)
+    return round(1e6 * (time.perf_counter() - start) / len(items), 2)
+
+
+def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> dict:
+    """Random play through the Python ``State`` API, by ids and by strings, and the cost of
+    the mover's view, its key and its tensor at the states of ``deals // 20`` more deals."""
+    deals = check_integer(deals, "deals", 1)
+    rng = random.Random(check_seed(seed))
+    game = Game(preset)
+    _random_api_deals(game, 3, rng, by_id=True)  # compile or load the numba cache first
+    speeds = {}
+    for by_id, name in ((True, "ids"), (False, "strings")):
+        start = time.perf_counter()
+        actions = _random_api_deals(game, deals, rng, by_id)
+        speeds[name] = round(actions / (time.perf_counter() - start), 1)
+    states = []
+    _random_api_deals(game, max(1, deals // 20), rng, True, states)
+    views = [state.view(state.current_player) for state in states]
+    return {
+        "preset": preset,
+        "deals": deals,
+        "seed": seed,
+        "actions_per_s_ids": speeds["ids"],
+        "actions_per_s_strings": speeds["strings"],
+        "views": len(views),
+        "view_us": _microseconds_per_call(lambda s: s.view(s.current_player), states),
+        "key_us": _microseconds_per_call(lambda v: v.key(), views),
+        "tensor_us": _microseconds_per_call(lambda v: v.tensor(), views),
+    }
+
+
 def _openspiel_game(preset: str):
     """``python_sixty_six`` of ``preset`` (OpenSpiel is an optional dependency)."""
     try:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from .bench import (
     PLAYOUT_DEALS_LIMIT,
+    bench_api,
     bench_core,
     bench_openspiel,
     bench_solver,
@@ -186,6 +187,24 @@ def main(argv: list[str] | None = None) -> int:
     _add_seed(solver_bench, "seed of the first deal (the next use seed + 1, seed + 2, ...)")
     _add_json(solver_bench)
 
+    api_bench = _add_command(
+        kinds,
+        "api",
+        "random play through the Python State API, and the cost of a view",
+        "Uniformly random deals through the Python State API, choosing among legal action ids "
+        "and then among action strings (actions per second of each), and the time of a "
+        "player's view, its key and its tensor at the states of deals // 20 more deals.",
+    )
+    _add_preset(api_bench, "sixty_six")
+    api_bench.add_argument(
+        "--deals",
+        type=_count_type("deals"),
+        default=2000,
+        help="deals to play (default: %(default)s)",
+    )
+    _add_seed(api_bench, "seed of the deals and the random actions")
+    _add_json(api_bench)
+
     openspiel_bench = _add_command(
         kinds,
         "openspiel",
@@ -222,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.kind == "solver":
         _check_deal_seeds(solver_bench, args.seed, args.deals)
         return _report(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
+    if args.kind == "api":
+        return _report(lambda: bench_api(args.preset, args.deals, args.seed), args.json)
     if args.kind == "openspiel":
         return _report(lambda: bench_openspiel(args.preset, args.games, args.seed), args.json)
     if args.kind == "tree":
