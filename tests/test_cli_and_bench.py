@@ -169,6 +169,7 @@ OPTIONS_OF_COMMANDS = {  # the options that take a value
     "bench": [],
     "bench core": ["--preset", "--deals", "--seed"],
     "bench solver": ["--preset", "--deals", "--seed"],
+    "bench api": ["--preset", "--deals", "--seed"],
     "bench openspiel": ["--preset", "--games", "--seed"],
     "bench tree": ["--preset"],
 }
@@ -190,7 +191,7 @@ def test_help_of_every_subcommand_summarises_it(capsys):
     assert re.search(r"demo +play random deals", help_text(capsys))
     assert re.search(r"presets +list the rule presets", help_text(capsys))
     bench_help = " ".join(help_text(capsys, "bench").split())
-    for kind in ("core", "solver", "openspiel", "tree"):
+    for kind in ("core", "solver", "api", "openspiel", "tree"):
         assert re.search(rf"{kind} [a-z]", bench_help), kind
 
 
@@ -211,6 +212,15 @@ def test_bench_solver_json_reports_the_documented_fields(capsys):
     game = sixtysix.Game("schnapsen")
     values = [sixtysix.solve(game.new_deal(seed=5 + i)).value for i in range(3)]
     assert result["mean_value"] == round(sum(values) / 3, 4)
+
+
+def test_bench_api_json_reports_the_documented_fields(capsys):
+    out = run_cli(capsys, "bench", "api", "--preset", "schnapsen", "--deals", "20", "--json")
+    result = json.loads(out)
+    assert (result["preset"], result["deals"], result["seed"]) == ("schnapsen", 20, 1)
+    assert result["actions_per_s_ids"] > 0 and result["actions_per_s_strings"] > 0
+    assert result["views"] >= 5  # the states of one more deal
+    assert min(result["view_us"], result["key_us"], result["tensor_us"]) > 0
 
 
 def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
