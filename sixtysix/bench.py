@@ -18,6 +18,8 @@ from .game import Game
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
 PLAYOUT_DEALS_LIMIT = 2**63  # numba and the C playout count deals in a signed 64-bit integer
+WORLD_BATCH = 1000  # world records drawn per view by bench api
+STATE_BATCH = 64  # replayed State worlds drawn per view by bench api
 
 
 def _check_playouts(deals, seed) -> tuple[int, int]:
@@ -100,8 +102,10 @@ def _microseconds_per_call(function, items) -> float:
 
 
 def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> dict:
-    """Random play through the Python ``State`` API, by ids and by strings, and the cost of
-    the mover's view, its key and its tensor at the states of ``deals // 20`` more deals."""
+    """Random play through the Python ``State`` API, by ids and by strings; at the states of
+    ``deals // 20`` more deals the cost of the mover's view, its key and its tensor, and at
+    those after three tricks (or fewer, in a mini deal) world sampling: batches of ``WORLD_BATCH`` records and of
+    ``STATE_BATCH`` replayed ``State`` worlds."""
     deals = check_integer(deals, "deals", 1)
     rng = random.Random(check_seed(seed))
     game = Game(preset)
@@ -114,6 +118,18 @@ def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> di
     states = []
     _random_api_deals(game, max(1, deals // 20), rng, True, states)
     views = [state.view(state.current_player) for state in states]
+    depth = min(3, max(view.tricks_played for view in views))  # a mini deal may end sooner
+    mid_game = [view for view in views if view.tricks_played == depth]
+    mid_game[0].sample_world_records(1, 0)  # compile or load the numba cache first
+    mid_game[0].sample_worlds(1, 0)
+    start = time.perf_counter()
+    for number, view in enumerate(mid_game):
+        view.sample_world_records(WORLD_BATCH, number)
+    records_per_s = WORLD_BATCH * len(mid_game) / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for number, view in enumerate(mid_game):
+        view.sample_worlds(STATE_BATCH, number)
+    replay_seconds = time.perf_counter() - start
     return {
         "preset": preset,
         "deals": deals,
@@ -124,6 +140,9 @@ def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> di
         "view_us": _microseconds_per_call(lambda s: s.view(s.current_player), states),
         "key_us": _microseconds_per_call(lambda v: v.key(), views),
         "tensor_us": _microseconds_per_call(lambda v: v.tensor(), views),
+        "mid_game_views": len(mid_game),
+        "world_records_per_s": round(records_per_s, 1),
+        "world_states_per_s": round(STATE_BATCH * len(mid_game) / replay_seconds, 1),
     }
 
 

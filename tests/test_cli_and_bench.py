@@ -221,6 +221,8 @@ def test_bench_api_json_reports_the_documented_fields(capsys):
     assert result["actions_per_s_ids"] > 0 and result["actions_per_s_strings"] > 0
     assert result["views"] >= 5  # the states of one more deal
     assert min(result["view_us"], result["key_us"], result["tensor_us"]) > 0
+    assert result["mid_game_views"] > 0
+    assert result["world_records_per_s"] > 0 and result["world_states_per_s"] > 0
 
 
 def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
