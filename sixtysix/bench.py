@@ -104,8 +104,8 @@ def _microseconds_per_call(function, items) -> float:
 def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> dict:
     """Random play through the Python ``State`` API, by ids and by strings; at the states of
     ``deals // 20`` more deals the cost of the mover's view, its key and its tensor, and at
-    those after three tricks (or fewer, in a mini deal) world sampling: batches of ``WORLD_BATCH`` records and of
-    ``STATE_BATCH`` replayed ``State`` worlds."""
+    those after three tricks (fewer in a mini deal) world sampling: batches of
+    ``WORLD_BATCH`` records and of ``STATE_BATCH`` replayed ``State`` worlds."""
     deals = check_integer(deals, "deals", 1)
     rng = random.Random(check_seed(seed))
     game = Game(preset)

@@ -17,7 +17,16 @@ import numpy as np
 from numba import njit
 
 from .bits import nth_set_bit, popcount
-from .cards import MARRIAGE_PAIR, QUEEN, QUEENS, SUIT_OF, card_index, suit_cards, suit_shift
+from .cards import (
+    MARRIAGE_PAIR,
+    NUM_SUITS,
+    QUEEN,
+    QUEENS,
+    SUIT_OF,
+    card_index,
+    suit_cards,
+    suit_shift,
+)
 from .rules import (
     CLAIM_AUTOMATIC,
     CLAIM_OPTIONAL_VERIFIED,
@@ -118,7 +127,6 @@ STATE_DTYPE = np.dtype(
 
 ACTED_EXCHANGE = 1
 ACTED_CLOSE = 2
-
 
 
 @njit(cache=True, inline="always")
@@ -274,7 +282,7 @@ def _lead_actions(state, rules):
 def _marry_claims(state, rules, player, pairs):
     """Marry-claim actions (verified ones only under ``optional_verified``)."""
     legal = np.int64(0)
-    for suit in range(4):
+    for suit in range(NUM_SUITS):
         if pairs >> card_index(suit, QUEEN) & 1:
             if rules.claim_mode == CLAIM_OPTIONAL_VERIFIED:
                 value = marriage_value(state, rules, suit)
