@@ -15,6 +15,7 @@ from . import core
 from .cards import suit_of
 
 EXCHANGES = (core.A_EXCHANGE, core.A_EXCHANGE_ON_CLOSE)
+CLOSE_ANSWERS = (core.A_EXCHANGE_ON_CLOSE, core.A_PASS)  # the non-closer's L3 actions
 
 
 class Step(NamedTuple):
@@ -83,20 +84,21 @@ def read_history(
         if drew >= 0:
             following = history[index + 1][0] if index < last else next_leader
             first_drawer = actor if action == core.A_DRAW else following
-        yield Step(
-            index=index,
-            actor=actor,
-            action=action,
-            tricks_before=tricks,
-            card=card,
-            marriage_suit=marriage_suit,
-            leads=leads,
-            follows=follows,
-            drew=drew,
-            first_drawer=first_drawer,
-            pre_draw_close=action == core.A_CLOSE and undrawn_trick,
-            answers_close=previous == core.A_CLOSE
-            and action in (core.A_EXCHANGE_ON_CLOSE, core.A_PASS),
+        answers_close = previous == core.A_CLOSE and action in CLOSE_ANSWERS
+        pre_draw_close = action == core.A_CLOSE and undrawn_trick
+        yield Step(  # positional: a history is read often, by the view's tensor among others
+            index,
+            actor,
+            action,
+            tricks,
+            card,
+            marriage_suit,
+            leads,
+            follows,
+            drew,
+            first_drawer,
+            pre_draw_close,
+            answers_close,
         )
         if follows:
             tricks += 1

@@ -160,6 +160,7 @@ def _offsets(blocks: tuple, start: int = 0) -> dict[str, int]:
     return offsets
 
 
+_CARD_BITS = np.arange(NUM_CARD_INDICES)  # shifts that spread a card mask over 24 numbers
 _NOW = _offsets(NOW_BLOCKS)
 _HISTORY = _offsets(HISTORY_BLOCKS, sum(size for _, size in NOW_BLOCKS))
 _SLOT = _offsets(SLOT_BLOCKS)
@@ -395,8 +396,7 @@ class PlayerView(DealFacts):
         me, opponent = self.player, self.opponent
 
         def put(offset: int, mask: int) -> None:
-            for card in mask_to_cards(mask):
-                out[offset + card] = 1.0
+            out[offset : offset + NUM_CARD_INDICES] = (mask >> _CARD_BITS) & 1
 
         won = self.won
         put(_NOW["hand"], self.hand)
