@@ -23,6 +23,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import finished_deal, game_of
 from numba import njit
 from test_solver import (
     POLICIES,
@@ -46,15 +47,6 @@ SCALED = {  # preset: (deck, card points, target, marriage points, schneider, ta
     "mini_2x3": (6, 18, 10, 3, 5, 2),
     "mini_2x4": (8, 40, 22, 7, 11, 2),
 }
-
-
-@functools.cache
-def _game(preset: str, options: tuple) -> sixtysix.Game:
-    return sixtysix.Game(preset, **dict(options))
-
-
-def game_of(preset: str, **options) -> sixtysix.Game:
-    return _game(preset, tuple(sorted(options.items())))
 
 
 def arrange(preset, n=(), d=(), face_up=None, talon_top=(), **options) -> sixtysix.State:
@@ -200,15 +192,6 @@ def test_mini_presets_are_schnapsen_on_a_scaled_deck(preset):
     assert compiled["deck_mask"] == sum(1 << card for card in game.deck_cards)
 
 
-def play_seeded(game: sixtysix.Game, seed: int) -> sixtysix.State:
-    """One seeded deal played out by seeded uniformly random actions."""
-    rng = random.Random(seed)
-    state = game.new_deal(seed=seed)
-    while not state.is_terminal:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 @pytest.mark.parametrize("preset", sixtysix.PRESETS)
 def test_rules_md_values_of_the_new_options_change_nothing(preset):
     plain = sixtysix.Game(preset)
@@ -222,7 +205,7 @@ def test_rules_md_values_of_the_new_options_change_nothing(preset):
         plain.rule_array, 20_000, 5
     )
     for seed in range(40):
-        a, b = play_seeded(plain, seed), play_seeded(spelled, seed)
+        a, b = finished_deal(plain, seed), finished_deal(spelled, seed)
         assert (a.history, a.outcome, a.card_points) == (b.history, b.outcome, b.card_points)
 
 
@@ -535,7 +518,7 @@ def test_random_play_with_manual_claims(preset):
     target = game.rules.target
     reasons = collections.Counter()
     for seed in range(500):
-        state = play_seeded(game, seed)
+        state = finished_deal(game, seed)
         winner, _, reason = state.outcome
         reasons[reason] += 1
         if reason in ("claim", "closer_claim", "opponent_claim_after_close"):

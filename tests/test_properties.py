@@ -33,12 +33,12 @@ Set ``SIXTYSIX_PROPERTY_EXAMPLES`` to raise the number of hypothesis examples
 from __future__ import annotations
 
 import collections
-import functools
 import os
 import random
 import zlib
 
 import pytest
+from conftest import RANKS, SUITS, deck_of, finish_randomly, game_of
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -60,35 +60,16 @@ PROPERTY_SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-RANKS = "9JQKTA"  # ascending strength
-SUITS = "CDHS"
 RANK_POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 ALL_MARRIAGES = 40 + 3 * 20  # every marriage of the deal declared
-
-
-@functools.cache
-def make_game(preset: str, mode: str | None) -> sixtysix.Game:
-    if mode is None:
-        return sixtysix.Game(preset)
-    return sixtysix.Game(preset, claim_mode=mode)
-
-
-def deck_names(game: sixtysix.Game) -> list[str]:
-    """The game's deck as card strings, in a fixed order."""
-    return deck_names_from_rules(game.rules)
 
 
 def card_points(card: str, rules) -> int:
     return rules.nine_points if card[0] == "9" else RANK_POINTS[card[0]]
 
 
-def deck_points(rules) -> int:
-    return sum(card_points(card, rules) for card in deck_names_from_rules(rules))
-
-
-def deck_names_from_rules(rules) -> list[str]:
-    ranks = RANKS if rules.deck == 24 else RANKS[1:]
-    return [rank + suit for suit in SUITS for rank in ranks]
+def deck_points(game) -> int:
+    return sum(card_points(card, game.rules) for card in deck_of(game))
 
 
 def beats(led: str, played: str, trump: str, rules, talon_open: bool) -> bool:
@@ -358,7 +339,7 @@ class DealChecker:
         self.turn_flags: set[str] = set()  # "exchange" / "close" done in this leader turn
         self.claimant = None
         self.last_winner = None
-        self.max_points = deck_points(self.rules) + self.rules.last_trick_bonus + ALL_MARRIAGES
+        self.max_points = deck_points(game) + self.rules.last_trick_bonus + ALL_MARRIAGES
 
     @property
     def exchange_card(self) -> str:
@@ -786,7 +767,7 @@ def play_plain(game, deck, dealer, seed, policy):
 
 @st.composite
 def deals(draw, game):
-    deck = draw(st.permutations(deck_names(game)))
+    deck = draw(st.permutations(deck_of(game)))
     dealer = draw(st.integers(0, 1))
     seed = draw(st.integers(0, 2**32 - 1))
     policy = draw(st.sampled_from(("uniform", "patient", "claimer")))
@@ -805,7 +786,7 @@ def full_view(state):
 @given(data=st.data())
 def test_random_play_matches_rules_model(preset, mode, data):
     """Every step of a random deal obeys the invariants and the RULES.md model."""
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     deck, dealer, seed, policy = data.draw(deals(game))
     state = play_checked(game, deck, dealer, seed, policy)
     assert state.is_terminal
@@ -819,7 +800,7 @@ def test_random_play_matches_rules_model(preset, mode, data):
 @given(data=st.data())
 def test_replay_is_deterministic(preset, mode, data):
     """``replay`` from deck + dealer + actions reproduces every state, the final one exactly."""
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     deck, dealer, seed, policy = data.draw(deals(game))
     state, actions = play_plain(game, deck, dealer, seed, policy)
     again = sixtysix.replay(game, deck, dealer, actions)
@@ -846,7 +827,7 @@ def test_replay_is_deterministic(preset, mode, data):
 @given(data=st.data())
 def test_clone_is_independent(preset, mode, data):
     """Moves on a clone never touch the original, and vice versa; equal moves give equal states."""
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     deck, dealer, seed, policy = data.draw(deals(game))
     _, actions = play_plain(game, deck, dealer, seed, policy)
     cut = data.draw(st.integers(0, len(actions) - 1))
@@ -855,9 +836,7 @@ def test_clone_is_independent(preset, mode, data):
     copy = state.clone()
     assert full_view(copy) == before
     rng = random.Random(seed ^ 0x5EED)
-    # play the clone to the end: the original does not move
-    while not copy.is_terminal:
-        copy.apply(rng.choice(copy.legal_actions()))
+    finish_randomly(copy, rng)  # the clone played to the end: the original does not move
     assert full_view(state) == before
     # and moves on the original do not move a fresh clone
     copy = state.clone()
@@ -873,14 +852,14 @@ def test_clone_is_independent(preset, mode, data):
 @given(seed=st.integers(0, 2**63 - 1), dealer=st.sampled_from((None, 0, 1)))
 def test_seeded_deals_are_reproducible(preset, seed, dealer):
     """``new_deal(seed=...)`` is deterministic and deals its own ``deck`` and ``dealer``."""
-    game = make_game(preset, None)
+    game = game_of(preset)
     one = game.new_deal(seed=seed, dealer=dealer)
     two = game.new_deal(seed=seed, dealer=dealer)
     assert full_view(one) == full_view(two)
     if dealer is not None:
         assert one.dealer == dealer
     deck = [card_name(int(card)) for card in one.deck]
-    assert sorted(deck) == sorted(deck_names(game))
+    assert sorted(deck) == sorted(deck_of(game))
     DealChecker(game, deck, one.dealer).check_start(one)
     assert full_view(sixtysix.replay(game, deck, one.dealer, [])) == full_view(one)
 
@@ -969,7 +948,7 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
     """Play deals quickly, tracking just enough to predict the outcome exactly."""
     rules = game.rules
     rng = random.Random(seed)
-    deck = deck_names(game)
+    deck = deck_of(game)
     reasons = collections.Counter()
     policies = ("uniform", "patient", "claimer")
     for number in range(deals_to_play):
@@ -1024,7 +1003,7 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_bulk_random_deals(preset):
     """Thousands of random deals per preset: valid outcomes, exactly as RULES.md scores them."""
-    game = make_game(preset, None)
+    game = game_of(preset)
     reasons = bulk_run(game, BULK_DEALS, seed=zlib.crc32(preset.encode()))
     assert sum(reasons.values()) == BULK_DEALS
     # the runs are not vacuous: normal claims occur, and closes where closing exists
@@ -1037,7 +1016,7 @@ def test_bulk_random_deals(preset):
 @pytest.mark.parametrize("mode", ("manual", "optional_verified"))
 def test_bulk_random_deals_claim_modes(preset, mode):
     """The same outcome checks with manual and optional_verified claims."""
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     reasons = bulk_run(game, max(1, BULK_DEALS // 3), seed=zlib.crc32(f"{preset}/{mode}".encode()))
     assert reasons["claim"] > 0
     if mode == "manual":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import deck_of, finish_randomly
 
 import sixtysix
 
@@ -29,8 +30,6 @@ PRESET_NAMES = (
     "slovak",
     "vu_schnapsen",
 )
-RANKS = "9JQKTA"
-SUITS = "CDHS"
 
 # ---- RULES.md section 12 / 12.1, written out cell by cell -----------------------------------
 
@@ -246,11 +245,6 @@ PATTERN_POSITIONS = {
     "N3 D3 T N3 D3": ([0, 1, 2, 7, 8, 9], [3, 4, 5, 10, 11, 12], 6, 13),
     "3 x (N2 D2) T": ([0, 1, 4, 5, 8, 9], [2, 3, 6, 7, 10, 11], 12, 13),
 }
-
-
-def deck_of(game) -> list[str]:
-    ranks = RANKS if game.rules.deck == 24 else RANKS[1:]
-    return [rank + suit for suit in SUITS for rank in ranks]
 
 
 def expected_deal(game, deck):
@@ -533,14 +527,6 @@ def test_value_open_phase_is_strict_after_a_close():
 
 
 # ---- match play ------------------------------------------------------------------------------
-
-
-def finish_randomly(state, rng, avoid=()):
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        preferred = [a for a in legal if a.split()[0] not in avoid] or legal
-        state.apply(rng.choice(preferred))
-    return state
 
 
 @pytest.mark.parametrize(

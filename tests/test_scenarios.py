@@ -23,10 +23,10 @@ that is not literally reproducible in a family is adapted and says so.
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 import pytest
+from conftest import deck_of, game_of
 
 import sixtysix
 from sixtysix import core
@@ -38,21 +38,10 @@ ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLOSING_PRESETS = tuple(p for p in ALL_PRESETS if p != "vu_schnapsen")
 MUST_HEAD = {"sixty_six", "hatvanhat", "schnapsen", "vu_schnapsen"}  # strict_must_head
 STRICT_MARRIAGES = {"schnapsen", "snapszer", "vu_schnapsen"}  # marriage_in_strict_phase
-RANKS = "9JQKTA"
-SUITS = "CDHS"
 POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 
 
 # ---- helpers ---------------------------------------------------------------------
-
-
-@functools.cache
-def _game(preset: str, overrides: tuple) -> sixtysix.Game:
-    return sixtysix.Game(preset, **dict(overrides))
-
-
-def game_of(preset: str, **overrides) -> sixtysix.Game:
-    return _game(preset, tuple(sorted(overrides.items())))
 
 
 def family(game: sixtysix.Game) -> tuple[int, int]:
@@ -62,12 +51,6 @@ def family(game: sixtysix.Game) -> tuple[int, int]:
 
 def cards(text) -> list[str]:
     return text.split() if isinstance(text, str) else list(text)
-
-
-def canonical_deck(game: sixtysix.Game) -> list[str]:
-    """All cards of the game, low to high within C, D, H, S (the filler order)."""
-    ranks = RANKS if game.rules.deck == 24 else RANKS[1:]
-    return [r + s for s in SUITS for r in ranks]
 
 
 def _pattern_steps(pattern: str) -> list[tuple[str, int]]:
@@ -89,8 +72,8 @@ def build_deck(game, n, d, trump, talon=()):
     n, d, talon = cards(n), cards(d), list(talon)
     named = n + d + [trump] + [c for c in talon if c is not None]
     assert len(named) == len(set(named)), f"card named twice: {named}"
-    spare = [c for c in canonical_deck(game) if c not in named]
-    unknown = set(named) - set(canonical_deck(game))
+    spare = [c for c in deck_of(game) if c not in named]
+    unknown = set(named) - set(deck_of(game))
     assert not unknown, f"cards not in this deck: {unknown}"
     n = n + [spare.pop(0) for _ in range(hs - len(n))]
     d = d + [spare.pop(0) for _ in range(hs - len(d))]
@@ -105,7 +88,7 @@ def build_deck(game, n, d, trump, talon=()):
             for _ in range(count):
                 deck.append(next(ni) if who == "N" else next(di) if who == "D" else trump)
         deck += talon
-    assert sorted(deck) == sorted(canonical_deck(game))
+    assert sorted(deck) == sorted(deck_of(game))
     return deck, n, d, talon
 
 
@@ -176,7 +159,7 @@ def value(*cs, nine=0) -> int:
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_deal_pattern(preset, dealer):
     game = game_of(preset)
-    deck = canonical_deck(game)[::-1]
+    deck = deck_of(game)[::-1]
     state = game.new_deal(deck=deck, dealer=dealer)
     nd = 1 - dealer
     p = deck
@@ -880,9 +863,7 @@ def _n_wins_five_tricks(n_final, d_final, trump_card):
     standard-rule leader wins or same-suit), then holds ``n_final`` and D (who
     takes the face-up trump last) holds ``d_final``.  Brute force, small."""
     rest = [
-        c
-        for c in canonical_deck(game_of("vu_schnapsen"))
-        if c not in n_final + d_final + [trump_card]
+        c for c in deck_of(game_of("vu_schnapsen")) if c not in n_final + d_final + [trump_card]
     ]
     assert sum(value(c) for c in rest) < 66
     trump = trump_card[1]

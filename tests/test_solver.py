@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
+from conftest import finished_deal, snapshot
 from numba import njit
 
 import sixtysix
@@ -359,10 +360,6 @@ def sample_targets(cap: int, base_seed: int, scale: int = 1) -> list[Position]:
     return sampled
 
 
-def snapshot(state: sixtysix.State):
-    return state.array.tobytes(), list(state.history), list(state.hand_log)
-
-
 def check_position(position: Position) -> None:
     """solve and solve_actions against the reference on one position."""
     state = position.state
@@ -423,10 +420,7 @@ def test_terminal_state():
     for preset, options in CONFIGS:
         game = sixtysix.Game(preset, **options)
         for seed in range(5):
-            state = game.new_deal(seed=seed)
-            rng = random.Random(seed)
-            while not state.is_terminal:
-                state.apply(rng.choice(state.legal_actions()))
+            state = finished_deal(game, seed)
             winner, points, _ = state.outcome
             expected = 0 if winner is None else (points if winner == 0 else -points)
             solution = sixtysix.solve(state)

@@ -9,13 +9,13 @@ view. A longer run: ``SIXTYSIX_VIEW_DEALS=150 pytest tests/test_view.py``.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import re
 
 import numpy as np
 import pytest
+from conftest import game_of
 
 import sixtysix
 from sixtysix import core, view
@@ -23,17 +23,10 @@ from sixtysix.cards import card_name, mask_to_cards, parse_card
 from sixtysix.view import TENSOR_SIZE, PlayerView
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
-CLAIM_MODES = ("automatic", "manual", "optional_verified")
+CLAIM_MODES = ("automatic", "manual", "optional_verified")  # automatic: every preset's own
 #: Random deals per preset and claim mode in the invariance test (150 is a good long run).
 VIEW_DEALS = int(os.environ.get("SIXTYSIX_VIEW_DEALS", "10"))
 N, D = 0, 1  # with dealer=1 the non-dealer N is player 0
-
-
-@functools.cache
-def game_of(preset: str, claim_mode: str = "automatic") -> sixtysix.Game:
-    if claim_mode == "automatic":
-        return sixtysix.Game(preset)
-    return sixtysix.Game(preset, claim_mode=claim_mode)
 
 
 def mask(*names: str) -> int:

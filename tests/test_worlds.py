@@ -20,6 +20,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import game_of
 from numba import njit
 from scipy.stats import chisquare
 
@@ -36,11 +37,6 @@ SPECIAL = ("marry", "exchange", "close", "exchange-on-close")
 WORLD_BUDGET = 250  # enumerated worlds checked per configuration
 MAX_ENUMERATED = 60  # worlds of one enumerated view
 MAX_ORDERED = 600  # worlds of the one view per configuration with an ordered hidden talon
-
-
-@functools.cache
-def make_game(preset: str, mode: str | None) -> sixtysix.Game:
-    return sixtysix.Game(preset) if mode is None else sixtysix.Game(preset, claim_mode=mode)
 
 
 def random_deal_states(game: sixtysix.Game, seed: int):
@@ -63,7 +59,7 @@ def small_views(preset: str, mode: str | None) -> list[tuple[sixtysix.State, obj
     """(true state, view) pairs, at most two per deal: one view whose open talon hides 2+
     cards (at most MAX_ORDERED worlds), then views of 1 to MAX_ENUMERATED worlds,
     WORLD_BUDGET worlds in all."""
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     found, budget, ordered = [], WORLD_BUDGET, False
     for seed in range(1000):
         candidates = []
@@ -137,7 +133,7 @@ def test_enumeration_matches_count_and_contains_truth(preset, mode):
         for world in found[:: max(1, len(found) // 25)]:
             check_world(world, view)
     # The views cover what makes worlds interesting.
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     assert any(is_ordered(view) for _, view in views)
     assert any(view.known_opponent for _, view in views)
     for word in ("marry", "exchange"):
@@ -161,14 +157,14 @@ def test_enumerated_views_cover_opponent_marriages_and_exchanges():
 
 def test_count_at_the_deal_is_the_formula():
     for preset, unknown, hidden_talon in (("sixty_six", 17, 11), ("schnapsen", 14, 9)):
-        view = make_game(preset, None).new_deal(seed=7).view(0)
-        hand_size = make_game(preset, None).rules.hand_size
+        view = game_of(preset).new_deal(seed=7).view(0)
+        hand_size = game_of(preset).rules.hand_size
         expected = math.comb(unknown, hand_size) * math.factorial(hidden_talon)
         assert view.count_worlds() == expected
 
 
 def test_closed_talon_order_is_not_counted():
-    game = make_game("sixty_six", None)
+    game = game_of("sixty_six")
     for seed in range(200):
         for state in random_deal_states(game, seed):
             view = state.view(0)
@@ -209,7 +205,7 @@ CHI_SQUARE_CASES = [
 @functools.cache
 def chi_square_view(preset: str, kind: str):
     """The first view of this kind with 6 to 60 worlds in random deals of ``preset``."""
-    game = make_game(preset, None)
+    game = game_of(preset)
     for seed in range(2000):
         for state in random_deal_states(game, seed):
             for player in (0, 1):
@@ -255,7 +251,7 @@ def test_sample_records_are_the_replayed_worlds():
 
 @pytest.mark.parametrize("preset, mode", CONFIGS)
 def test_mid_game_samples_are_consistent(preset, mode):
-    game = make_game(preset, mode)
+    game = game_of(preset, mode)
     for seed in range(3):
         for state in random_deal_states(game, seed):
             if state.tricks_played in (1, 3) or state.closed_by is not None:
@@ -267,7 +263,7 @@ def test_mid_game_samples_are_consistent(preset, mode):
 
 
 def test_same_seed_same_worlds_and_different_seeds_differ():
-    view = make_game("sixty_six", None).new_deal(seed=11).view(1)
+    view = game_of("sixty_six").new_deal(seed=11).view(1)
     decks = [w.deck.tolist() for w in view.sample_worlds(20, 3)]
     assert decks == [w.deck.tolist() for w in view.sample_worlds(20, 3)]
     assert decks != [w.deck.tolist() for w in view.sample_worlds(20, 4)]
@@ -307,7 +303,7 @@ def test_samples_depend_only_on_the_view():
 
 def test_samples_ignore_a_swap_of_hidden_cards():
     """Swap an unseen opponent card with a hidden talon card in the dealt deck, replay."""
-    game = make_game("sixty_six", None)
+    game = game_of("sixty_six")
     checked = 0
     for seed in range(40):
         states = list(random_deal_states(game, seed))
@@ -372,7 +368,7 @@ def _fill_in_numba(view_records, opponent, hidden, talon):
 
 
 def test_numba_callable_sampling_matches_python_entry_point():
-    view = make_game("schnapsen", None).new_deal(seed=3).view(0)
+    view = game_of("schnapsen").new_deal(seed=3).view(0)
     spec = view.world_spec()
     inside = _sample_in_numba(
         view.record,
@@ -398,7 +394,7 @@ def test_numba_callable_sampling_matches_python_entry_point():
 
 @pytest.mark.parametrize("n", [-1, 2.0, True, "3", None])
 def test_bad_number_of_worlds(n):
-    view = make_game("sixty_six", None).new_deal(seed=1).view(0)
+    view = game_of("sixty_six").new_deal(seed=1).view(0)
     with pytest.raises(ValueError, match=re.escape(f"invalid number of worlds {n!r}")):
         view.sample_worlds(n, 1)
     with pytest.raises(ValueError, match="invalid number of worlds"):
@@ -407,7 +403,7 @@ def test_bad_number_of_worlds(n):
 
 @pytest.mark.parametrize("rng", [-1, 2**64, 1.5, True, "7", None, random.Random(1)])
 def test_bad_rng(rng):
-    view = make_game("sixty_six", None).new_deal(seed=1).view(0)
+    view = game_of("sixty_six").new_deal(seed=1).view(0)
     with pytest.raises(ValueError, match="invalid rng .*numpy.random.Generator"):
         view.sample_worlds(1, rng)
     with pytest.raises(ValueError, match="invalid seed"):
@@ -415,7 +411,7 @@ def test_bad_rng(rng):
 
 
 def test_limit_exceeded_and_bad_limit():
-    view = make_game("sixty_six", None).new_deal(seed=1).view(0)
+    view = game_of("sixty_six").new_deal(seed=1).view(0)
     count = view.count_worlds()
     with pytest.raises(ValueError, match=f"has {count} worlds, more than the limit 100000"):
         view.enumerate_worlds()
