@@ -85,7 +85,8 @@ class Game:
                     f"({mask_text(sum(1 << c for c in valid))})"
                 )
             if card in cards:
-                raise ValueError(f"card {item!r} appears twice in the deck")
+                named = "" if isinstance(item, str) else f" ({card_name(card)})"
+                raise ValueError(f"card {item!r}{named} appears twice in the deck")
             cards.append(int(card))
         missing = valid.difference(cards)
         if missing:
@@ -139,8 +140,10 @@ class State(DealFacts):
         record = self.array[0]
         player = int(record["to_move"])
         if not core.apply_checked(self.array, self.game.rule_array, action_id):
+            is_id = not isinstance(action, str) and action_id >= 0
+            named = f" ({action_name(action_id)})" if is_id else ""
             raise IllegalActionError(
-                f"illegal action {action!r}; legal actions: {self._legal_text()}"
+                f"illegal action {action!r}{named}; legal actions: {self._legal_text()}"
             )
         self.history_ids.append((player, action_id))
         hands = record["hand"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .checks import check_seed
+from .facts import PHASE_NAMES
 from .game import Game, State
 
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads match seeds apart in the 64-bit seed space
@@ -43,7 +44,10 @@ class Match:
     def new_deal(self) -> State:
         """The next deal, dealt by the current dealer, its cards from the match seed."""
         if self.is_over:
-            raise ValueError("the match is over")
+            raise ValueError(
+                f"the match is over: scores {self.scores[0]}-{self.scores[1]} reached "
+                f"match_target {self.game.rules.match_target}"
+            )
         return self.game.new_deal(seed=self._deal_seed(len(self.deals) + 1), dealer=self.dealer)
 
     def _deal_seed(self, number: int) -> int:
@@ -55,11 +59,15 @@ class Match:
         if state.game.rules != self.game.rules:
             raise ValueError(f"record() got a deal of {state.game!r}, not of {self.game!r}")
         if any(state is recorded for recorded in self.deals):
-            raise ValueError("record() got a deal that is already recorded")
+            number = next(i for i, recorded in enumerate(self.deals, 1) if recorded is state)
+            raise ValueError(f"record() got deal {number} of this match again")
         if state.dealer != self.dealer:
             raise ValueError(f"record() got a deal by dealer {state.dealer}, not {self.dealer}")
         if not state.is_terminal:
-            raise ValueError("record() needs a finished deal")
+            raise ValueError(
+                f"record() needs a finished deal; this one is at P{state.current_player}'s "
+                f"{PHASE_NAMES[state.phase]}"
+            )
         winner, points, _ = state.outcome
         rules = self.game.rules
         self.deals.append(state)

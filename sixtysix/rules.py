@@ -352,7 +352,7 @@ def _validate(rules: RuleSet) -> None:
             if rules.ranks:
                 why = f"nines, but ranks {rules.ranks!r} have none (add '9' or set {instead})"
             else:
-                why = "deck=24 (a 20-card deck has no nines)"
+                why = f"nines, but deck={rules.deck} has none (set deck=24 or {instead})"
             raise ValueError(f"invalid rules: {name}={getattr(rules, name)!r} needs {why}")
     if rules.exchange_rank not in rules.deck_ranks:
         raise ValueError(

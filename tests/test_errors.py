@@ -18,6 +18,7 @@ from conftest import RANKS, SUITS, deck_of, finish_randomly, finished_deal, game
 
 import sixtysix
 from sixtysix import IllegalActionError
+from sixtysix.actions import action_name
 
 PRESET_NAMES = tuple(sixtysix.PRESETS)
 #: What the message of an unknown action, card or suit lists as valid.
@@ -123,7 +124,8 @@ def test_illegal_action_ids_are_rejected(preset):
         ids = set(state.legal_action_ids())
         for action in [-1, -100, 58, 999, 2**40] + [a for a in range(58) if a not in ids]:
             message = message_of(state.apply, action, error=IllegalActionError)
-            assert message == f"illegal action {action}; {legal_text(state)}"
+            named = f" ({action_name(action)})" if 0 <= action < 58 else ""
+            assert message == f"illegal action {action}{named}; {legal_text(state)}"
         assert snapshot(state) == before
 
 
@@ -222,7 +224,8 @@ def test_actions_after_the_deal_is_over_are_rejected(preset):
     leftovers = [f"play {card}" for hand in state.hands for card in hand]
     for action in leftovers + ["claim", "pass", "draw", "close", "play AS", "exchange", 0, 50]:
         message = message_of(state.apply, action, error=IllegalActionError)
-        assert message == f"illegal action {action!r}; legal actions: none: the deal is over"
+        named = f" ({action_name(action)})" if isinstance(action, int) else ""
+        assert message == f"illegal action {action!r}{named}; legal actions: none: the deal is over"
     assert snapshot(state) == before
     assert state.outcome == outcome
 
@@ -336,14 +339,18 @@ def test_invalid_option_value_names_value_and_valid_ones(option, value, valid):
             ["deal_pattern 'N3 D3 N3 D3 T' deals 6", "hand_size is 5"],
         ),
         # a nine exchange (or nine points) needs nines
-        ("schnapsen", {"exchange_rank": "9"}, ["exchange_rank='9' needs deck=24"]),
-        ("vu_schnapsen", {"exchange_rank": "9"}, ["exchange_rank='9' needs deck=24"]),
-        ("schnapsen", {"nine_points": 1}, ["nine_points=1 needs deck=24"]),
-        ("sixty_six", {"deck": 20}, ["exchange_rank='9' needs deck=24", "a 20-card deck"]),
+        ("schnapsen", {"exchange_rank": "9"}, ["exchange_rank='9' needs nines, but deck=20"]),
+        ("vu_schnapsen", {"exchange_rank": "9"}, ["exchange_rank='9' needs nines, but deck=20"]),
+        ("schnapsen", {"nine_points": 1}, ["nine_points=1 needs nines, but deck=20"]),
+        (
+            "sixty_six",
+            {"deck": 20},
+            ["exchange_rank='9' needs nines, but deck=20", "set deck=24 or exchange_rank='J'"],
+        ),
         (
             "hatvanhat",
             {"deck": 20, "exchange_rank": "J"},
-            ["nine_points=1 needs deck=24", "a 20-card deck"],
+            ["nine_points=1 needs nines, but deck=20", "set deck=24 or nine_points=0"],
         ),
     ],
 )
@@ -403,7 +410,7 @@ def test_deck_with_an_unknown_card(bad):
 
 NON_STRING_CARDS = {  # card: what the message says of it
     None: "is not in the 24-card deck of this game",
-    7: "appears twice in the deck",  # 7 is a card index: JD's, in the deck already
+    7: "(JD) appears twice in the deck",  # 7 is a card index: JD's, in the deck already
     ("Q", "H"): "is not in the 24-card deck of this game",
 }
 
@@ -513,12 +520,18 @@ def test_match_errors():
     )
     match = sixtysix.Match(sixtysix.Game("sixty_six", match_target=1), 4)
     state = match.new_deal()
-    assert message_of(match.record, state) == "record() needs a finished deal"  # not over yet
+    assert message_of(match.record, state) == (  # not over yet
+        "record() needs a finished deal; this one is at P0's lead"
+    )
     assert match.scores == [0, 0] and match.deals == []
     rng = random.Random(4)
     while not match.is_over:
         match.record(finish_randomly(match.new_deal(), rng))
-    assert message_of(match.new_deal) == "the match is over"
+    low, high = sorted(match.scores)
+    assert message_of(match.new_deal) in (
+        f"the match is over: scores {low}-{high} reached match_target 1",
+        f"the match is over: scores {high}-{low} reached match_target 1",
+    )
 
 
 def test_match_refuses_recording_a_deal_twice():
@@ -526,7 +539,7 @@ def test_match_refuses_recording_a_deal_twice():
     state = finish_randomly(match.new_deal(), random.Random(1))
     match.record(state)
     scores = list(match.scores)
-    assert message_of(match.record, state) == "record() got a deal that is already recorded"
+    assert message_of(match.record, state) == "record() got deal 1 of this match again"
     assert match.scores == scores
 
 

@@ -251,7 +251,8 @@ def test_a_deck_of_indices_is_checked_like_one_of_strings():
     deck = game.new_deal(seed=1).deck.tolist()
     with pytest.raises(ValueError, match=r"card 0 is not in the 20-card deck of this game \(JC "):
         game.new_deal(deck=[0, *deck[1:]], dealer=0)  # 9C: no nines in schnapsen
-    with pytest.raises(ValueError, match=f"card {deck[0]} appears twice"):
+    twice = re.escape(f"card {deck[0]} ({sixtysix.cards.card_name(deck[0])}) appears twice")
+    with pytest.raises(ValueError, match=twice):
         game.new_deal(deck=[deck[0], *deck[:-1]], dealer=0)
     with pytest.raises(ValueError, match="the deck is missing"):
         game.new_deal(deck=deck[:-1], dealer=0)
