@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -108,6 +109,15 @@ def _check_deal_seeds(command: argparse.ArgumentParser, seed: int, deals: int) -
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``sixtysix`` command; its exit code."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:  # the reader closed the pipe (``sixtysix presets | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return 1
+
+
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="sixtysix", description=DESCRIPTION, epilog=EPILOG)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -297,3 +298,14 @@ def test_nth_set_bit_methods_agree_with_python(method):
         set_bits = [i for i in range(64) if mask >> i & 1]
         for n, expected in enumerate(set_bits):
             assert choose(np.int64(mask), n) == expected
+
+
+def test_a_closed_pipe_ends_the_output_quietly():
+    """``sixtysix demo ... | head -1``: no traceback when the reader stops early (the log is
+    far longer than a pipe's buffer, so the writer meets the closed pipe)."""
+    command = [sys.executable, "-m", "sixtysix.cli", "demo", "--deals", "400"]
+    run = subprocess.run(
+        f"{shlex.join(command)} | head -1", shell=True, capture_output=True, text=True
+    )
+    assert run.stdout == "400 random deal(s) of sixty_six, seed 1\n"
+    assert run.stderr == ""
