@@ -19,6 +19,7 @@ from numba import njit
 from .bits import nth_set_bit, popcount
 from .cards import (
     MARRIAGE_PAIR,
+    NUM_CARD_INDICES,
     NUM_SUITS,
     QUEEN,
     QUEENS,
@@ -48,7 +49,7 @@ from .rules import (
 
 # ---- action ids -------------------------------------------------------------
 A_PLAY = 0
-A_MARRY = 24
+A_MARRY = A_PLAY + NUM_CARD_INDICES
 A_EXCHANGE = 48
 A_CLOSE = 49
 A_CLAIM = 50
@@ -754,7 +755,7 @@ def random_playouts(rules_array, deals, seed):
     deck_size = rules.deck_size
     deck = np.empty(deck_size, dtype=np.int64)
     n = 0
-    for card in range(24):
+    for card in range(NUM_CARD_INDICES):
         if (rules.deck_mask >> card) & 1:
             deck[n] = card
             n += 1

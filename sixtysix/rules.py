@@ -16,7 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import JACK, NINE, NUM_SUITS, RANK_POINTS, RANKS, RANKS_PER_SUIT, card_index
+from .cards import (
+    JACK,
+    NINE,
+    NUM_CARD_INDICES,
+    NUM_SUITS,
+    RANK_POINTS,
+    RANKS,
+    RANKS_PER_SUIT,
+    card_index,
+)
 from .checks import is_integer
 
 # Valid values of every enumerated option, in the order compiled to integers.
@@ -476,7 +485,7 @@ RULES_DTYPE = np.dtype(
         ("hand_owner", np.int64, (12,)),  # 0: to the non-dealer, 1: to the dealer
         ("talon_positions", np.int64, (16,)),  # deck positions of the talon, top first
         ("trump_position", np.int64),  # deck position of the face-up trump card
-        ("card_points", np.int64, (24,)),
+        ("card_points", np.int64, (NUM_CARD_INDICES,)),
     ],
     align=True,
 )
