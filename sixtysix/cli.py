@@ -82,6 +82,18 @@ def _add_preset(command: argparse.ArgumentParser, default: str, choices=ALL_PRES
     )
 
 
+def _add_count(
+    command: argparse.ArgumentParser, name: str, default: int, meaning: str, below=None
+) -> None:
+    """``--NAME``, a count of at least 1 (and below ``below``), e.g. ``--deals``."""
+    command.add_argument(
+        f"--{name}",
+        type=_count_type(name, below),
+        default=default,
+        help=f"{meaning} (default: %(default)s)",
+    )
+
+
 def _add_seed(command: argparse.ArgumentParser, meaning: str) -> None:
     """``--seed``, with its ``meaning`` for this command."""
     command.add_argument(
@@ -90,6 +102,28 @@ def _add_seed(command: argparse.ArgumentParser, meaning: str) -> None:
         default=1,
         help=f"{meaning}, in [0, 2**64) (default: %(default)s)",
     )
+
+
+def _add_bench(
+    kinds,
+    name: str,
+    summary: str,
+    description: str,
+    preset: str,
+    count: tuple | None = None,
+    seed: str | None = None,
+    presets=ALL_PRESETS,
+) -> argparse.ArgumentParser:
+    """A ``bench`` subcommand: ``--preset``, ``--NAME`` for ``count`` (name, default, meaning
+    and optionally a bound), ``--seed`` with its meaning, and ``--json``."""
+    command = _add_command(kinds, name, summary, description)
+    _add_preset(command, preset, presets)
+    if count:
+        _add_count(command, *count)
+    if seed:
+        _add_seed(command, seed)
+    _add_json(command)
+    return command
 
 
 def _add_json(command: argparse.ArgumentParser) -> None:
@@ -129,9 +163,7 @@ def _run(argv: list[str] | None) -> int:
         "the running card points and the outcome of each deal.",
     )
     _add_preset(demo, "sixty_six")
-    demo.add_argument(
-        "--deals", type=_count_type("deals"), default=2, help="deals to play (default: %(default)s)"
-    )
+    _add_count(demo, "deals", 2, "deals to play")
     _add_seed(
         demo, "seed of the actions and of the first deal (the next use seed + 1, seed + 2, ...)"
     )
@@ -159,45 +191,31 @@ def _run(argv: list[str] | None) -> int:
         "Benchmarks of the engine: random playouts, exact solves and OpenSpiel.",
     )
     kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
-    core_bench = _add_command(
+    core_bench = _add_bench(
         kinds,
         "core",
         "uniformly random playouts inside numba",
         "Uniformly random playouts inside numba, in one process; compile time excluded.",
+        "sixty_six",
+        ("deals", 1_000_000, "deals to play", PLAYOUT_DEALS_LIMIT),
+        "seed of the random stream",
     )
-    _add_preset(core_bench, "sixty_six")
-    core_bench.add_argument(
-        "--deals",
-        type=_count_type("deals", below=PLAYOUT_DEALS_LIMIT),
-        default=1_000_000,
-        help="deals to play (default: %(default)s)",
-    )
-    _add_seed(core_bench, "seed of the random stream")
-    _add_json(core_bench)
     core_bench.add_argument(
         "--reference-c",
         action="store_true",
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
     )
-
-    solver_bench = _add_command(
+    solver_bench = _add_bench(
         kinds,
         "solver",
         "exact open-hand solves of whole deals from the first lead",
         "Exact open-hand solves of whole deals from the first lead, each timed; nodes searched "
         "and the mean value reported.",
+        "schnapsen",
+        ("deals", 100, "deals to solve"),
+        "seed of the first deal (the next use seed + 1, seed + 2, ...)",
     )
-    _add_preset(solver_bench, "schnapsen")
-    solver_bench.add_argument(
-        "--deals",
-        type=_count_type("deals"),
-        default=100,
-        help="deals to solve (default: %(default)s)",
-    )
-    _add_seed(solver_bench, "seed of the first deal (the next use seed + 1, seed + 2, ...)")
-    _add_json(solver_bench)
-
-    api_bench = _add_command(
+    _add_bench(
         kinds,
         "api",
         "random play through the Python State API, and the cost of a view",
@@ -206,43 +224,29 @@ def _run(argv: list[str] | None) -> int:
         "deals // 20 more deals the time of the mover's view, its key and its tensor, and at "
         "those after three tricks world sampling (per second, as records in batches of 1000 "
         "and as replayed State worlds in batches of 64).",
+        "sixty_six",
+        ("deals", 2000, "deals to play"),
+        "seed of the deals and the random actions",
     )
-    _add_preset(api_bench, "sixty_six")
-    api_bench.add_argument(
-        "--deals",
-        type=_count_type("deals"),
-        default=2000,
-        help="deals to play (default: %(default)s)",
-    )
-    _add_seed(api_bench, "seed of the deals and the random actions")
-    _add_json(api_bench)
-
-    openspiel_bench = _add_command(
+    _add_bench(
         kinds,
         "openspiel",
         "uniformly random play through OpenSpiel's API",
         "Uniformly random games of python_sixty_six through OpenSpiel's API, chance by its "
         "probabilities; every chance and player step counted. Needs open_spiel.",
+        "sixty_six",
+        ("games", 2000, "games to play"),
+        "seed of the random actions and chance outcomes",
     )
-    _add_preset(openspiel_bench, "sixty_six")
-    openspiel_bench.add_argument(
-        "--games",
-        type=_count_type("games"),
-        default=2000,
-        help="games to play (default: %(default)s)",
-    )
-    _add_seed(openspiel_bench, "seed of the random actions and chance outcomes")
-    _add_json(openspiel_bench)
-
-    tree_bench = _add_command(
+    _add_bench(
         kinds,
         "tree",
         "walk the whole OpenSpiel game tree of a mini preset",
         "Walk the whole OpenSpiel game tree of a mini preset: histories, deals and the "
         "information sets of each player. Needs open_spiel.",
+        "mini_2x3",
+        presets=list(MINI_PRESETS),
     )
-    _add_preset(tree_bench, "mini_2x3", choices=list(MINI_PRESETS))
-    _add_json(tree_bench)
 
     args = parser.parse_args(argv)
     if args.command == "demo":
