@@ -46,11 +46,14 @@ def parse_action(text: str) -> int:
     verb = words[0].lower() if words else ""
     if len(words) == 1 and verb in _WORD_ACTIONS:
         return _WORD_ACTIONS[verb]
-    if len(words) == 2 and verb in ("play", "marry"):
-        card = parse_card(words[1])
-        return card + (core.A_PLAY if verb == "play" else core.A_MARRY)
-    if len(words) == 2 and verb == "marry-claim":
-        return core.A_MARRY_CLAIM + parse_suit(words[1])
+    try:
+        if len(words) == 2 and verb in ("play", "marry"):
+            card = parse_card(words[1])
+            return card + (core.A_PLAY if verb == "play" else core.A_MARRY)
+        if len(words) == 2 and verb == "marry-claim":
+            return core.A_MARRY_CLAIM + parse_suit(words[1])
+    except ValueError as error:
+        raise ValueError(f"unknown action {text!r}: {error}") from None
     raise ValueError(
         f"unknown action {text!r}: actions are 'play <card>', 'marry <K or Q>', "
         f"'marry-claim <suit>', {', '.join(repr(w) for w in _WORD_ACTIONS)}"

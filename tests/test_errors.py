@@ -160,8 +160,11 @@ def test_garbage_action_strings_raise_value_error(text):
     state = game_of("sixty_six").new_deal(seed=11)
     before = snapshot(state)
     message = message_of(state.apply, text)
-    # the message names the offending text (or its bad part) and what is valid there
-    assert message.startswith(f"unknown {unknown}: "), message
+    # the message names the offending text (and its bad part) and what is valid there
+    named = f"unknown {unknown}: "
+    if not unknown.startswith("action"):
+        named = f"unknown action {text!r}: {named}"
+    assert message.startswith(named), message
     for valid in VALID_FORMS[unknown.split()[0]]:
         assert valid in message, (valid, message)
     assert message.endswith(f"; {legal_text(state)}"), message
