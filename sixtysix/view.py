@@ -92,7 +92,7 @@ import numpy as np
 
 from . import core
 from .actions import action_name, mask_to_actions
-from .cards import NUM_CARD_INDICES, SUITS, card_name, mask_text, mask_to_cards, mask_to_names
+from .cards import NUM_CARD_INDICES, NUM_SUITS, card_name, mask_text, mask_to_cards, mask_to_names
 from .checks import check_integer, check_player, check_seed
 from .facts import PHASE_NAMES, DealFacts
 from .history import Step, read_history
@@ -426,8 +426,8 @@ class PlayerView(DealFacts):
             out[_NOW["totals"] + k] = totals[p] / target
             out[_NOW["pending"] + k] = pending[p] / target
             out[_NOW["tricks_won"] + k] = tricks[p] / MAX_TRICKS
-            for suit in range(len(SUITS)):
-                out[_NOW["marriages"] + len(SUITS) * k + suit] = married[p] >> suit & 1
+            for suit in range(NUM_SUITS):
+                out[_NOW["marriages"] + NUM_SUITS * k + suit] = married[p] >> suit & 1
         out[_NOW["dealer"]] = self.dealer == me
         if self.is_terminal:
             winner, game_points, reason = self.outcome
