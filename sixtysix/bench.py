@@ -94,11 +94,16 @@ def _random_api_deals(game: Game, deals: int, rng: random.Random, by_id: bool, m
     return actions
 
 
-def _microseconds_per_call(function, items) -> float:
+def _seconds_per_call(function, items) -> float:
+    """Mean seconds of ``function(item)`` over ``items``."""
     start = time.perf_counter()
     for item in items:
         function(item)
-    return round(1e6 * (time.perf_counter() - start) / len(items), 2)
+    return (time.perf_counter() - start) / len(items)
+
+
+def _microseconds_per_call(function, items) -> float:
+    return round(1e6 * _seconds_per_call(function, items), 2)
 
 
 def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> dict:
@@ -122,14 +127,8 @@ def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> di
     mid_game = [view for view in views if view.tricks_played == depth]
     mid_game[0].sample_world_records(1, 0)  # compile or load the numba cache first
     mid_game[0].sample_worlds(1, 0)
-    start = time.perf_counter()
-    for number, view in enumerate(mid_game):
-        view.sample_world_records(WORLD_BATCH, number)
-    records_per_s = WORLD_BATCH * len(mid_game) / (time.perf_counter() - start)
-    start = time.perf_counter()
-    for number, view in enumerate(mid_game):
-        view.sample_worlds(STATE_BATCH, number)
-    replay_seconds = time.perf_counter() - start
+    records = _seconds_per_call(lambda v: v.sample_world_records(WORLD_BATCH, 0), mid_game)
+    replayed = _seconds_per_call(lambda v: v.sample_worlds(STATE_BATCH, 0), mid_game)
     return {
         "preset": preset,
         "deals": deals,
@@ -141,8 +140,8 @@ def bench_api(preset: str = "sixty_six", deals: int = 2000, seed: int = 1) -> di
         "key_us": _microseconds_per_call(lambda v: v.key(), views),
         "tensor_us": _microseconds_per_call(lambda v: v.tensor(), views),
         "mid_game_views": len(mid_game),
-        "world_records_per_s": round(records_per_s, 1),
-        "world_states_per_s": round(STATE_BATCH * len(mid_game) / replay_seconds, 1),
+        "world_records_per_s": round(WORLD_BATCH / records, 1),
+        "world_states_per_s": round(STATE_BATCH / replayed, 1),
     }
 
 

@@ -188,7 +188,8 @@ def _run(argv: list[str] | None) -> int:
         commands,
         "bench",
         "run a benchmark",
-        "Benchmarks of the engine: random playouts, exact solves and OpenSpiel.",
+        "Benchmarks of the engine: random playouts (against C), exact solves, the Python "
+        "API and its views and worlds, and OpenSpiel.",
     )
     kinds = bench.add_subparsers(dest="kind", required=True, metavar="KIND")
     core_bench = _add_bench(
