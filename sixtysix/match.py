@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .checks import check_seed
+from .checks import check_player, check_seed
 from .facts import PHASE_NAMES
 from .game import Game, State
 
@@ -17,7 +17,7 @@ class Match:
             raise ValueError(f"{game!r} plays single deals (match_target=None); no match")
         self.game = game
         self.seed = check_seed(seed)
-        self.dealer = game.new_deal(seed=self._deal_seed(0)).dealer  # the first dealer
+        self.dealer = game.new_deal(seed=self.deal_seed(0)).dealer  # the first dealer
         self.scores = [0, 0]
         self.deals: list[State] = []
         self._draw_bonus = 0
@@ -48,35 +48,57 @@ class Match:
                 f"the match is over: scores {self.scores[0]}-{self.scores[1]} reached "
                 f"match_target {self.game.rules.match_target}"
             )
-        return self.game.new_deal(seed=self._deal_seed(len(self.deals) + 1), dealer=self.dealer)
+        return self.game.new_deal(seed=self.next_deal_seed, dealer=self.dealer)
 
-    def _deal_seed(self, number: int) -> int:
-        """The seed of deal ``number`` (0 only chooses the first dealer)."""
+    @property
+    def next_deal_seed(self) -> int:
+        """The seed of the deal that ``new_deal`` deals next."""
+        return self.deal_seed(len(self.deals) + 1)
+
+    def deal_seed(self, number: int) -> int:
+        """The seed of deal ``number`` (1 is the first deal; 0 only chooses the first dealer)."""
         return (self.seed * _GOLDEN + number) % 2**64
 
     def record(self, state: State) -> None:
         """Score a finished deal of this game by the current dealer; choose the next dealer."""
-        if state.game.rules != self.game.rules:
-            raise ValueError(f"record() got a deal of {state.game!r}, not of {self.game!r}")
-        if any(state is recorded for recorded in self.deals):
-            number = next(i for i, recorded in enumerate(self.deals, 1) if recorded is state)
-            raise ValueError(f"record() got deal {number} of this match again")
-        if state.dealer != self.dealer:
-            raise ValueError(f"record() got a deal by dealer {state.dealer}, not {self.dealer}")
+        self._check_deal(state, "record")
         if not state.is_terminal:
             raise ValueError(
                 f"record() needs a finished deal; this one is at P{state.current_player}'s "
                 f"{PHASE_NAMES[state.phase]}"
             )
-        winner, points, _ = state.outcome
-        rules = self.game.rules
         self.deals.append(state)
+        winner, points, reason = state.outcome
         if winner is None:
-            if rules.draw_bonus_next_deal and state.outcome[2] == "draw":
+            rules = self.game.rules
+            if rules.draw_bonus_next_deal and reason == "draw":
                 self._draw_bonus += rules.draw_bonus_next_deal
             if rules.next_dealer == "alternate":
                 self.dealer = 1 - self.dealer
             return
+        self._score(winner, points)
+
+    def forfeit(self, state: State, loser: int) -> None:
+        """Score a deal as lost by ``loser`` (an agent failed in it): the opponent scores the
+        game's most game points, as for winning the deal."""
+        self._check_deal(state, "forfeit")
+        loser = check_player(loser, "loser")
+        self.deals.append(state)
+        self._score(1 - loser, self.game.rules.max_game_points)
+
+    def _check_deal(self, state: State, method: str) -> None:
+        """Refuse a deal of another game, one recorded already or one by the wrong dealer."""
+        if state.game.rules != self.game.rules:
+            raise ValueError(f"{method}() got a deal of {state.game!r}, not of {self.game!r}")
+        if any(state is recorded for recorded in self.deals):
+            number = next(i for i, recorded in enumerate(self.deals, 1) if recorded is state)
+            raise ValueError(f"{method}() got deal {number} of this match again")
+        if state.dealer != self.dealer:
+            raise ValueError(f"{method}() got a deal by dealer {state.dealer}, not {self.dealer}")
+
+    def _score(self, winner: int, points: int) -> None:
+        """Credit a deal's winner (with any draw bonus) and choose the next dealer."""
         self.scores[winner] += points + self._draw_bonus
         self._draw_bonus = 0
+        rules = self.game.rules
         self.dealer = winner if rules.next_dealer == "winner_of_deal" else 1 - self.dealer

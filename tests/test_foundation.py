@@ -22,47 +22,95 @@ PACKAGE = Path(sixtysix.__file__).parent
 REPOSITORY = PACKAGE.parent
 IGNORED = shutil.ignore_patterns("__pycache__", "*.egg-info")
 
-#: The modules of ``sixtysix`` by layer, bottom first (the README shows the same list).
+#: The modules by layer, bottom first (the README shows the same list). ``agents`` and
+#: ``experiments`` stand for every module of the folders installed as ``sixtysix.agents``
+#: and ``sixtysix.experiments``; ``sixtysix`` is the package's ``__init__`` (the public API).
 LAYERS = (
     ("checks", "cards", "bits", "rules", "numba_cache"),  # data and helpers
     ("core", "actions", "worlds", "solver"),  # numba kernels: records and masks only
-    ("facts", "history", "world_states", "view", "game", "match"),  # the Python API
-    ("openspiel", "bench", "cli"),  # adapters and commands
+    ("facts", "history", "world_states", "view", "game", "match", "sixtysix"),  # the Python API
+    ("openspiel",),  # adapters
+    ("agents",),  # players
+    ("experiments",),  # tournaments and studies
+    ("bench", "cli"),  # commands
 )
 LAYER_OF = {module: level for level, modules in enumerate(LAYERS) for module in modules}
+SUBPACKAGES = ("agents", "experiments")
 
 
-def runtime_imports(path: Path) -> set[str]:
-    """The ``sixtysix`` modules a source file imports anywhere (inside functions too), except
-    under ``if TYPE_CHECKING:``."""
+def module_files() -> dict[str, Path]:
+    """Every module by name: ``core``, ``agents`` (the folder's ``__init__``), ``agents.fast``."""
+    files = {path.stem: path for path in PACKAGE.glob("*.py")}
+    files["sixtysix"] = files.pop("__init__")
+    for folder in SUBPACKAGES:
+        for path in (REPOSITORY / folder).glob("*.py"):
+            files[folder if path.stem == "__init__" else f"{folder}.{path.stem}"] = path
+    return files
+
+
+def layer_of(module: str) -> int:
+    return LAYER_OF[module.split(".")[0]]
+
+
+def qualified(name: str, package: str) -> str:
+    """A module name as ``module_files`` keys it, from a name inside ``package``."""
+    head, _, rest = name.partition(".")
+    if not package and head in SUBPACKAGES:
+        return f"{head}.{rest}" if rest else head
+    return f"{package}.{name}" if package else name
+
+
+def runtime_imports(path: Path, package: str = "") -> set[str]:
+    """The project modules a source file of ``package`` ("" for ``sixtysix``) imports anywhere
+    (inside functions too), except under ``if TYPE_CHECKING:``; a name that is not a module
+    (``from sixtysix import Game``) stands for the package's ``__init__``."""
+    known = module_files()
     found = set()
+
+    def add(name: str, inside: str) -> None:
+        module = qualified(name, inside)
+        head = module.split(".")[0]
+        found.add(module if module in known else head if head in SUBPACKAGES else "sixtysix")
 
     def visit(node):
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             return
         if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found.update([node.module] if node.module else [a.name for a in node.names])
+            for name in [node.module] if node.module else [a.name for a in node.names]:
+                add(name, package)
+        elif isinstance(node, ast.ImportFrom) and node.module == "sixtysix":
+            for alias in node.names:
+                add(alias.name, "")
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sixtysix."):
-            found.add(node.module.split(".")[1])
+            add(node.module.removeprefix("sixtysix."), "")
         elif isinstance(node, ast.Import):
-            found.update(a.name.split(".")[1] for a in node.names if "." in a.name)
+            for alias in node.names:
+                if alias.name.startswith("sixtysix."):
+                    add(alias.name.removeprefix("sixtysix."), "")
         for child in ast.iter_child_nodes(node):
             visit(child)
 
     visit(ast.parse(path.read_text()))
-    return {name.split(".")[0] for name in found}
+    return found
 
 
 def test_every_module_has_a_layer():
-    modules = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
-    assert modules == set(LAYER_OF)
+    for module in module_files():
+        assert module.split(".")[0] in LAYER_OF, f"{module} has no layer in LAYERS"
 
 
 def test_imports_point_down_or_sideways_and_never_close_a_cycle():
-    graph = {module: runtime_imports(PACKAGE / f"{module}.py") for module in LAYER_OF}
+    files = module_files()
+    graph = {
+        module: runtime_imports(path, module.split(".")[0] if "." in module else "")
+        for module, path in files.items()
+    }
+    for folder in SUBPACKAGES:  # a folder's __init__ imports within the folder
+        graph[folder] = runtime_imports(files[folder], folder) - {folder}
+    graph["sixtysix"] -= {"sixtysix"}
     for module, imported in graph.items():
-        upward = [name for name in imported if LAYER_OF[name] > LAYER_OF[module]]
-        assert not upward, f"{module} (layer {LAYER_OF[module]}) imports {upward} from above"
+        upward = [name for name in imported if layer_of(name) > layer_of(module)]
+        assert not upward, f"{module} (layer {layer_of(module)}) imports {upward} from above"
     done, on_path = set(), []
 
     def walk(module):
@@ -87,6 +135,16 @@ def test_the_cycle_check_sees_imports_inside_functions(tmp_path):
         "def f():\n    from .worlds import hide_from\n"
     )
     assert runtime_imports(source) == {"core", "worlds"}
+
+
+def test_the_layer_check_reads_the_subpackages(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from sixtysix import core, Game\nfrom sixtysix.agents import make\n"
+        "from . import specs\nimport sixtysix.experiments.no_such_module\n"
+    )
+    found = runtime_imports(source, "agents")
+    assert found == {"core", "sixtysix", "agents", "agents.specs", "experiments"}
 
 
 # ---- the installed namespace ---------------------------------------------------------------

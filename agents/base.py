@@ -1,0 +1,26 @@
+"""The base class of the built-in agents."""
+
+from __future__ import annotations
+
+from sixtysix.checks import check_seed
+
+
+class Agent:
+    """A player: ``act(view)`` returns one of ``view.legal_actions()``.
+
+    Subclasses take ``seed`` and their parameters as keyword arguments. ``policy``
+    is the numba policy code (``sixtysix.agents.fast``) of an agent with a fast path,
+    ``None`` for others; ``spec`` is the spec string that ``agents.make`` built it from.
+    """
+
+    policy: int | None = None
+    spec: str = ""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = check_seed(seed)
+
+    def act(self, view) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must implement act(view)")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec or '?'} seed={self.seed}>"

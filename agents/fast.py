@@ -1,0 +1,140 @@
+"""The numba fast path: built-in policies over blanked core records, and whole deals in numba.
+
+A *policy* is a built-in agent's decision rule as a numba function of the
+record ``worlds.hide_from`` leaves its player (exactly the record a
+``PlayerView`` holds) and, for random choices, the agent's own xoshiro256**
+stream kept in a four-word ``uint64`` array. ``play_policy_deals`` plays many
+deals between two policies without returning to Python; the Python agents in
+``sixtysix.agents.builtin`` call the same policy functions on ``view.record``,
+so both paths make the same choices for the same seeds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sixtysix import core
+from sixtysix.bits import nth_set_bit, popcount
+from sixtysix.worlds import hide_from
+
+from .heuristic import heuristic_action
+
+RANDOM = 0  # policy codes
+HEURISTIC = 1
+MAX_PLIES = 128  # a bound on the actions of one deal, far above any legal deal's count
+
+_AGENT_SEED_SALT = np.uint64(0xA0761D6478BD642F)  # separates agent streams from deal seeds
+
+
+@njit(cache=True)
+def agent_seed(deal_seed, seat):
+    """The seed of the agent in ``seat`` for the deal with seed ``deal_seed``."""
+    x = np.uint64(deal_seed) ^ (_AGENT_SEED_SALT * np.uint64(seat + 1))
+    _, mixed = core._splitmix(x)
+    return mixed
+
+
+@njit(cache=True)
+def new_stream(seed):
+    """A fresh random stream (four ``uint64`` words) from an integer seed."""
+    stream = np.empty(4, dtype=np.uint64)
+    stream[0], stream[1], stream[2], stream[3] = core.seed_rng(seed)
+    return stream
+
+
+@njit(cache=True, inline="always")
+def draw_below(stream, n):
+    """A uniform integer in ``[0, n)`` from ``stream``, which advances in place."""
+    rng, value = core.random_below((stream[0], stream[1], stream[2], stream[3]), n)
+    stream[0], stream[1], stream[2], stream[3] = rng
+    return value
+
+
+@njit(cache=True, inline="always")
+def policy_action(policy, view, rules, stream):
+    """The action id that ``policy`` chooses in the blanked record ``view``."""
+    if policy == HEURISTIC:
+        return heuristic_action(view, rules)
+    legal = core.legal_mask(view, rules)
+    return nth_set_bit(legal, draw_below(stream, popcount(legal)))
+
+
+@njit(cache=True)
+def policy_action_array(policy, view_array, rules_array, stream):
+    """``policy_action`` on one-element record arrays (for the Python agents)."""
+    return policy_action(policy, view_array[0], rules_array[0], stream)
+
+
+@njit(cache=True)
+def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors, actions):
+    """Play one deal per seed between ``policies[0]`` (seat 0) and ``policies[1]`` (seat 1).
+
+    Deals are ``Game.new_deal(seed=deal_seeds[i])``; each seat's stream starts from
+    ``agent_seed(deal_seed, seat)``. Row ``i`` of ``results`` gets the columns of
+    ``RESULT_COLUMNS``; ``plies[i]`` actions go to ``actors[i]`` and ``actions[i]``.
+    """
+    rules = rules_array[0]
+    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    state = state_array[0]
+    view = view_array[0]
+    sorted_deck = np.empty(rules.deck_size, dtype=np.int64)
+    n = 0
+    for card in range(core.NUM_CARD_INDICES):
+        if (rules.deck_mask >> card) & 1:
+            sorted_deck[n] = card
+            n += 1
+    deck = np.empty_like(sorted_deck)
+    streams = np.empty((2, 4), dtype=np.uint64)
+    for i in range(len(deal_seeds)):
+        deck[:] = sorted_deck
+        dealer = core.seeded_deal(deck, deal_seeds[i])
+        core.deal(state, rules, deck, dealer)
+        for seat in range(2):
+            streams[seat] = new_stream(agent_seed(deal_seeds[i], seat))
+        decisions = np.zeros(2, dtype=np.int64)
+        close_trick = -1
+        ply = 0
+        while state.phase != core.OVER:
+            if ply == MAX_PLIES:
+                raise RuntimeError("a deal ran past MAX_PLIES actions")
+            player = state.to_move
+            view_array[:] = state_array
+            hide_from(view_array, rules_array, player)
+            action = policy_action(policies[player], view, rules, streams[player])
+            if action == core.A_CLOSE:
+                close_trick = state.tricks_done
+            core.apply_action(state, rules, action)
+            actors[i, ply] = player
+            actions[i, ply] = action
+            decisions[player] += 1
+            ply += 1
+        plies[i] = ply
+        row = results[i]
+        row[0] = dealer
+        row[1] = state.winner
+        row[2] = state.game_points
+        row[3] = state.reason
+        row[4] = core.total(state, rules, 0)
+        row[5] = core.total(state, rules, 1)
+        row[6] = state.closed_by
+        row[7] = close_trick
+        row[8] = state.tricks_done
+        row[9] = decisions[0]
+        row[10] = decisions[1]
+
+
+RESULT_COLUMNS = (
+    "dealer",
+    "winner",
+    "game_points",
+    "reason",
+    "card_points_0",
+    "card_points_1",
+    "closed_by",
+    "close_trick",
+    "tricks_played",
+    "decisions_0",
+    "decisions_1",
+)

@@ -1,0 +1,228 @@
+"""Agent spec strings: the registry of built-in agents, parsing, and ``make``.
+
+A spec is ``name`` or ``name:key=value,key=value`` for a built-in agent
+(``pimc:worlds=64``), or ``module.path:ClassName`` with optional
+``:key=value,...`` for a user's class, built as ``ClassName(seed=..., **params)``.
+Values are parsed to the parameter's type: the built-in agent's declared
+type, or for a user's class the annotation (or the default's type) of the
+constructor's keyword. Specs have one canonical form (parameters sorted,
+values normalised), which tournaments record.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+
+from .builtin import HeuristicAgent, RandomAgent
+
+_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a built-in agent."""
+
+    name: str
+    type: type
+    default: object
+    help: str
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """A built-in agent: its class, a one-line description and its parameters.
+
+    ``cheating`` marks an agent that looks at hidden information (a reference only).
+    """
+
+    name: str
+    factory: type
+    description: str
+    parameters: tuple[Parameter, ...] = ()
+    cheating: bool = False
+
+
+BUILTIN: dict[str, AgentInfo] = {
+    info.name: info
+    for info in (
+        AgentInfo("random", RandomAgent, "uniform over the legal actions"),
+        AgentInfo(
+            "heuristic",
+            HeuristicAgent,
+            "expert rules of thumb for closing, marriages, trumps and sure winners",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec: the class to build, its typed parameters and the canonical string."""
+
+    factory: type
+    params: dict
+    canonical: str
+    info: AgentInfo | None  # None for a user's class
+
+
+def parse_spec(spec: str) -> Spec:
+    """Parse and check a spec string; a bad one raises ``ValueError`` saying what is valid."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"invalid agent spec {spec!r}: give a name such as {_names()}")
+    parts = spec.strip().split(":")
+    if parts[0] not in BUILTIN and len(parts) >= 2 and "=" not in parts[1]:
+        return _user_spec(spec, parts)
+    if len(parts) > 2:
+        raise ValueError(f"invalid agent spec {spec!r}: write name:key=value,key=value")
+    name, text = parts[0], parts[1] if len(parts) == 2 else ""
+    info = BUILTIN.get(name)
+    if info is None:
+        raise ValueError(
+            f"unknown agent {name!r} in spec {spec!r}: built-in agents are {_names()}, "
+            "or give module.path:ClassName for your own"
+        )
+    declared = {parameter.name: parameter.type for parameter in info.parameters}
+    params = _parse_params(spec, text, declared)
+    return Spec(info.factory, params, _canonical(name, params), info)
+
+
+def make(spec: str, seed: int = 0):
+    """The agent a spec names, seeded with ``seed``."""
+    parsed = parse_spec(spec)
+    try:
+        agent = parsed.factory(seed=seed, **parsed.params)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"agent spec {spec!r}: {error}") from error
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"agent spec {spec!r}: {parsed.factory.__name__} has no act(view) method")
+    try:
+        agent.spec = parsed.canonical
+    except AttributeError:  # a user's class with slots: it keeps its own name
+        pass
+    return agent
+
+
+def policy_of(spec: str) -> int | None:
+    """The numba policy code of the agent a spec names, or None if it has no fast path."""
+    parsed = parse_spec(spec)
+    if parsed.info is None or parsed.params:
+        return None
+    return parsed.factory.policy
+
+
+def available() -> list[dict]:
+    """The built-in agents: name, description, parameters with types and defaults, and
+    whether they cheat (look at hidden cards)."""
+    return [
+        {
+            "name": info.name,
+            "description": info.description,
+            "parameters": [
+                {
+                    "name": parameter.name,
+                    "type": parameter.type.__name__,
+                    "default": parameter.default,
+                    "help": parameter.help,
+                }
+                for parameter in info.parameters
+            ],
+            "cheating": info.cheating,
+            "fast_path": info.factory.policy is not None,
+        }
+        for info in BUILTIN.values()
+    ]
+
+
+def _names() -> str:
+    return ", ".join(BUILTIN)
+
+
+def _user_spec(spec: str, parts: list[str]) -> Spec:
+    """A ``module.path:ClassName[:key=value,...]`` spec."""
+    if len(parts) > 3:
+        raise ValueError(f"invalid agent spec {spec!r}: write module.path:ClassName:key=value,...")
+    module_name, class_name = parts[0], parts[1]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(
+            f"agent spec {spec!r}: cannot import module {module_name!r} ({error}); "
+            f"built-in agents are {_names()}"
+        ) from error
+    factory = getattr(module, class_name, None)
+    if not inspect.isclass(factory):
+        classes = [
+            name
+            for name, value in vars(module).items()
+            if inspect.isclass(value) and callable(getattr(value, "act", None))
+        ]
+        raise ValueError(
+            f"agent spec {spec!r}: module {module_name!r} has no class {class_name!r}; "
+            f"its agent classes are {', '.join(sorted(classes)) or 'none'}"
+        )
+    declared = _constructor_types(factory)
+    params = _parse_params(spec, parts[2] if len(parts) == 3 else "", declared)
+    return Spec(factory, params, _canonical(f"{module_name}:{class_name}", params), None)
+
+
+def _constructor_types(factory: type) -> dict[str, type]:
+    """The keyword parameters of a user's class (seed aside) and their types."""
+    declared = {}
+    for name, parameter in inspect.signature(factory).parameters.items():
+        if name == "seed" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        annotation = parameter.annotation
+        if isinstance(annotation, str):
+            annotation = _TYPES.get(annotation, str)
+        elif annotation is parameter.empty:
+            default = parameter.default
+            annotation = type(default) if type(default) in _TYPES.values() else str
+        declared[name] = annotation if annotation in _TYPES.values() else str
+    return declared
+
+
+def _parse_params(spec: str, text: str, declared: dict[str, type]) -> dict:
+    """``key=value,...`` parsed to the declared types."""
+    params = {}
+    for item in filter(None, text.split(",")):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        valid = ", ".join(declared) or "none"
+        if not equals:
+            raise ValueError(f"agent spec {spec!r}: {item!r} is not key=value")
+        if key not in declared:
+            raise ValueError(f"agent spec {spec!r}: unknown parameter {key!r}; valid: {valid}")
+        if key in params:
+            raise ValueError(f"agent spec {spec!r}: parameter {key!r} is given twice")
+        params[key] = _parse_value(spec, key, value.strip(), declared[key])
+    return params
+
+
+def _parse_value(spec: str, key: str, value: str, kind: type):
+    """One value as ``kind``."""
+    if kind is bool:
+        if value.lower() in _TRUE + _FALSE:
+            return value.lower() in _TRUE
+    elif kind is str:
+        return value
+    else:
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    valid = "true or false" if kind is bool else f"a number of type {kind.__name__}"
+    raise ValueError(f"agent spec {spec!r}: {key}={value!r} is not valid; {key} must be {valid}")
+
+
+def _canonical(name: str, params: dict) -> str:
+    """``name`` with its parameters sorted by key."""
+    if not params:
+        return name
+    values = ",".join(
+        f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in sorted(params.items())
+    )
+    return f"{name}:{values}"
