@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from sixtysix.actions import action_name
 
 from . import fast
@@ -16,7 +14,7 @@ class PolicyAgent(Agent):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self._stream = fast.new_stream(np.uint64(self.seed))
+        self._stream = fast.new_stream(self.seed)
 
     def act(self, view) -> str:
         action = fast.policy_action_array(

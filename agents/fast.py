@@ -27,7 +27,7 @@ MAX_PLIES = 128  # a bound on the actions of one deal, far above any legal deal'
 _AGENT_SEED_SALT = np.uint64(0xA0761D6478BD642F)  # separates agent streams from deal seeds
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def agent_seed(deal_seed, seat):
     """The seed of the agent in ``seat`` for the deal with seed ``deal_seed``."""
     x = np.uint64(deal_seed) ^ (_AGENT_SEED_SALT * np.uint64(seat + 1))
@@ -35,12 +35,23 @@ def agent_seed(deal_seed, seat):
     return mixed
 
 
-@njit(cache=True)
-def new_stream(seed):
-    """A fresh random stream (four ``uint64`` words) from an integer seed."""
-    stream = np.empty(4, dtype=np.uint64)
+@njit(cache=True, inline="always")
+def start_stream(stream, seed):
+    """Start ``stream`` (four ``uint64`` words) afresh from an integer seed."""
     stream[0], stream[1], stream[2], stream[3] = core.seed_rng(seed)
+
+
+def new_stream(seed: int) -> np.ndarray:
+    """A fresh random stream from an integer seed in ``[0, 2**64)``."""
+    stream = np.empty(4, dtype=np.uint64)
+    start_stream_array(stream, np.uint64(seed))
     return stream
+
+
+@njit(cache=True)
+def start_stream_array(stream, seed):
+    """``start_stream`` for Python callers."""
+    start_stream(stream, seed)
 
 
 @njit(cache=True, inline="always")
@@ -71,14 +82,15 @@ def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors,
     """Play one deal per seed between ``policies[0]`` (seat 0) and ``policies[1]`` (seat 1).
 
     Deals are ``Game.new_deal(seed=deal_seeds[i])``; each seat's stream starts from
-    ``agent_seed(deal_seed, seat)``. Row ``i`` of ``results`` gets the columns of
+    ``agent_seed(deal_seed, seat)``. Policies other than ``RANDOM`` see the mover's record
+    blanked by ``hide_from``; ``RANDOM`` reads only the legal actions, which are the same on
+    the full record, so it skips the blanking. Row ``i`` of ``results`` gets the columns of
     ``RESULT_COLUMNS``; ``plies[i]`` actions go to ``actors[i]`` and ``actions[i]``.
     """
     rules = rules_array[0]
     state_array = np.zeros(1, dtype=core.STATE_DTYPE)
     view_array = np.zeros(1, dtype=core.STATE_DTYPE)
     state = state_array[0]
-    view = view_array[0]
     sorted_deck = np.empty(rules.deck_size, dtype=np.int64)
     n = 0
     for card in range(core.NUM_CARD_INDICES):
@@ -87,22 +99,26 @@ def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors,
             n += 1
     deck = np.empty_like(sorted_deck)
     streams = np.empty((2, 4), dtype=np.uint64)
+    decisions = np.zeros(2, dtype=np.int64)
     for i in range(len(deal_seeds)):
         deck[:] = sorted_deck
         dealer = core.seeded_deal(deck, deal_seeds[i])
         core.deal(state, rules, deck, dealer)
         for seat in range(2):
-            streams[seat] = new_stream(agent_seed(deal_seeds[i], seat))
-        decisions = np.zeros(2, dtype=np.int64)
+            start_stream(streams[seat], agent_seed(deal_seeds[i], seat))
+        decisions[:] = 0
         close_trick = -1
         ply = 0
         while state.phase != core.OVER:
             if ply == MAX_PLIES:
                 raise RuntimeError("a deal ran past MAX_PLIES actions")
             player = state.to_move
-            view_array[:] = state_array
-            hide_from(view_array, rules_array, player)
-            action = policy_action(policies[player], view, rules, streams[player])
+            seen = state_array
+            if policies[player] != RANDOM:  # random reads only legal actions, alike on both
+                view_array[:] = state_array
+                hide_from(view_array, rules_array, player)
+                seen = view_array
+            action = policy_action(policies[player], seen[0], rules, streams[player])
             if action == core.A_CLOSE:
                 close_trick = state.tricks_done
             core.apply_action(state, rules, action)

@@ -12,6 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from . import core, solver
 from .checks import check_integer, check_seed
 from .game import Game
@@ -253,4 +255,117 @@ def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
         # Both draw from the same xoshiro256** stream, so equal rules play equal deals.
         "identical_play": best_numba["plies"] == best_c["plies"]
         and best_numba["game_points"] == best_c["checksum"],
+    }
+
+
+def _python_path_deals(preset: str, pair: tuple[str, str], seeds: list[int]) -> int:
+    """Play ``seeds`` on the Python path (a view and an ``act`` call per decision); returns the
+    decisions made. Module level, so worker processes can run it."""
+    from .agents import play_deal
+
+    game = Game(preset)
+    return sum(sum(play_deal(game, pair, seed).decisions) for seed in seeds)
+
+
+def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray) -> float:
+    """Deals per second of ``agents.fast.play_policy_deals`` (compile time excluded)."""
+    from .agents import fast
+    from .agents.specs import policy_of
+
+    policies = np.array([policy_of(spec) for spec in pair])
+    count = len(seeds)
+    outputs = (
+        np.empty((count, len(fast.RESULT_COLUMNS)), dtype=np.int64),
+        np.empty(count, dtype=np.int64),
+        np.empty((count, fast.MAX_PLIES), dtype=np.int8),
+        np.empty((count, fast.MAX_PLIES), dtype=np.int8),
+    )
+    fast.play_policy_deals(game.rule_array, policies, seeds[:10], *outputs)  # compile first
+    start = time.perf_counter()
+    fast.play_policy_deals(game.rule_array, policies, seeds, *outputs)
+    return count / (time.perf_counter() - start)
+
+
+def _warm_worker(preset: str) -> None:
+    """Load the imports and numba caches of a worker process before it is timed."""
+    _python_path_deals(preset, ("heuristic", "random"), [0])
+
+
+def _parallel_deals_per_s(submit, preset: str, pair, seeds: list[int], workers: int) -> float:
+    """Python-path deals per second of ``_python_path_deals`` on ``workers`` warm workers,
+    each given an equal share of ``seeds`` through ``submit(function, *args) -> future``."""
+    start = time.perf_counter()
+    futures = [submit(_python_path_deals, preset, pair, seeds[k::workers]) for k in range(workers)]
+    for future in futures:
+        future.result()
+    return len(seeds) / (time.perf_counter() - start)
+
+
+def bench_tournament(
+    preset: str = "sixty_six", deals: int = 200_000, python_deals: int = 2000, seed: int = 1
+) -> dict:
+    """Heuristic vs heuristic: ``deals`` deals on the numba path (and random vs random, and
+    random playouts beside them as the yardstick), and ``python_deals`` on the Python path
+    (a view and an ``act`` call per decision) in one process, in a pool of 2 and on a local
+    Dask cluster of 2 workers."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from distributed import Client, LocalCluster
+
+    deals = check_integer(deals, "deals", 10, PLAYOUT_DEALS_LIMIT)
+    python_deals = check_integer(python_deals, "python_deals", 2)
+    seed = check_seed(seed, span=max(deals, python_deals))
+    game = Game(preset)
+    heuristic, random_pair = ("heuristic", "heuristic"), ("random", "random")
+    seeds = np.arange(seed, seed + deals, dtype=np.uint64)
+    numba_heuristic = _numba_path_deals_per_s(game, heuristic, seeds)
+    numba_random = _numba_path_deals_per_s(game, random_pair, seeds)
+    playouts = bench_core(preset, deals, seed)["deals_per_s"]
+
+    python_seeds = list(range(seed, seed + python_deals))
+    _python_path_deals(preset, heuristic, python_seeds[:2])  # compile or load the cache first
+    per_decision = {}
+    for name, pair in (("heuristic", heuristic), ("random", random_pair)):
+        start = time.perf_counter()
+        decisions = _python_path_deals(preset, pair, python_seeds)
+        seconds = time.perf_counter() - start
+        per_decision[name] = (seconds / decisions, python_deals / seconds)
+
+    def starmap(executor):
+        return lambda jobs: [
+            f.result() for f in [executor.submit(_python_path_deals, *j) for j in jobs]
+        ]
+
+    with ProcessPoolExecutor(2) as executor:
+        pool = _parallel_deals_per_s(starmap(executor), preset, heuristic, python_seeds, 2)
+    with (
+        LocalCluster(
+            host="127.0.0.1",
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.run(_warm_worker, preset)
+        dask = _parallel_deals_per_s(client.submit, preset, heuristic, python_seeds, 2)
+    one_worker = per_decision["heuristic"][1]
+    return {
+        "preset": preset,
+        "deals": deals,
+        "python_deals": python_deals,
+        "seed": seed,
+        "numba_deals_per_s": round(numba_heuristic, 1),
+        "numba_random_deals_per_s": round(numba_random, 1),
+        "random_playout_deals_per_s": playouts,
+        "numba_ratio_to_playouts": round(numba_heuristic / playouts, 3),
+        "numba_random_ratio_to_playouts": round(numba_random / playouts, 3),
+        "python_deals_per_s_1_worker": round(one_worker, 1),
+        "python_deals_per_s_2_workers": round(pool, 1),
+        "python_deals_per_s_dask_2_workers": round(dask, 1),
+        "python_2_workers_speedup": round(pool / one_worker, 3),
+        "dask_to_pool_ratio": round(dask / pool, 3),
+        "python_us_per_decision": round(1e6 * per_decision["heuristic"][0], 2),
+        "python_random_us_per_decision": round(1e6 * per_decision["random"][0], 2),
     }
