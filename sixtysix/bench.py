@@ -280,7 +280,7 @@ def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray
         np.empty((count, fast.MAX_PLIES), dtype=np.int8),
         np.empty((count, fast.MAX_PLIES), dtype=np.int8),
     )
-    fast.play_policy_deals(game.rule_array, policies, seeds[:10], *outputs)  # compile first
+    fast.play_policy_deals(game.rule_array, policies, seeds[:1], *outputs)  # compile first
     start = time.perf_counter()
     fast.play_policy_deals(game.rule_array, policies, seeds, *outputs)
     return count / (time.perf_counter() - start)
@@ -312,8 +312,8 @@ def bench_tournament(
 
     from distributed import Client, LocalCluster
 
-    deals = check_integer(deals, "deals", 10, PLAYOUT_DEALS_LIMIT)
-    python_deals = check_integer(python_deals, "python_deals", 2)
+    deals = check_integer(deals, "deals", 1, PLAYOUT_DEALS_LIMIT)
+    python_deals = check_integer(python_deals, "python_deals", 1)
     seed = check_seed(seed, span=max(deals, python_deals))
     game = Game(preset)
     heuristic, random_pair = ("heuristic", "heuristic"), ("random", "random")
@@ -323,7 +323,7 @@ def bench_tournament(
     playouts = bench_core(preset, deals, seed)["deals_per_s"]
 
     python_seeds = list(range(seed, seed + python_deals))
-    _python_path_deals(preset, heuristic, python_seeds[:2])  # compile or load the cache first
+    _python_path_deals(preset, heuristic, python_seeds[:1])  # compile or load the cache first
     per_decision = {}
     for name, pair in (("heuristic", heuristic), ("random", random_pair)):
         start = time.perf_counter()
@@ -331,13 +331,10 @@ def bench_tournament(
         seconds = time.perf_counter() - start
         per_decision[name] = (seconds / decisions, python_deals / seconds)
 
-    def starmap(executor):
-        return lambda jobs: [
-            f.result() for f in [executor.submit(_python_path_deals, *j) for j in jobs]
-        ]
-
-    with ProcessPoolExecutor(2) as executor:
-        pool = _parallel_deals_per_s(starmap(executor), preset, heuristic, python_seeds, 2)
+    with ProcessPoolExecutor(2, initializer=_warm_worker, initargs=(preset,)) as executor:
+        for future in [executor.submit(_warm_worker, preset) for _ in range(2)]:
+            future.result()  # both workers started and warm
+        pool = _parallel_deals_per_s(executor.submit, preset, heuristic, python_seeds, 2)
     with (
         LocalCluster(
             host="127.0.0.1",

@@ -1,4 +1,5 @@
-"""The ``sixtysix`` command line: ``demo``, ``presets`` and the ``bench`` commands.
+"""The ``sixtysix`` command line: ``demo``, ``presets``, the ``bench`` commands, and
+``tournament``, ``replay`` and ``agents``.
 
 Every bad argument is refused by argparse (exit code 2, a message naming the bad value and
 what is valid), through the shared checks of :mod:`sixtysix.checks`.
@@ -13,23 +14,40 @@ import random
 import sys
 from collections.abc import Callable
 
+from . import agents
 from .bench import (
     PLAYOUT_DEALS_LIMIT,
     bench_api,
     bench_core,
     bench_openspiel,
     bench_solver,
+    bench_tournament,
     bench_tree,
     compare_with_c,
 )
 from .checks import check_integer, check_seed
+from .experiments.plots import save_plots
+from .experiments.store import ResultsConflict
+from .experiments.summary import summarize
+from .experiments.tournament import (
+    DEFAULT_AGENTS,
+    DEFAULT_DEALS,
+    TournamentConfig,
+    TournamentError,
+    TournamentInterrupted,
+    check_scheduler,
+    check_time_limit,
+    load_results,
+    replay_row,
+    run_tournament,
+)
 from .game import Game
 from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 
 ALL_PRESETS = [*PRESETS, *MINI_PRESETS]
 DESCRIPTION = (
     "Sixty-Six and Schnapsen for game-AI research: play random demo deals, list the rule "
-    "presets and run the benchmarks."
+    "presets, run the benchmarks, and play, replay and list agents in tournaments."
 )
 EPILOG = "Run 'sixtysix COMMAND --help' for the options of a command."
 
@@ -66,6 +84,45 @@ def _preset_name(name: str) -> str:
     return name
 
 
+def _agent_spec(spec: str) -> str:
+    """An argparse ``type`` for an agent spec: checked by ``agents.parse_spec``."""
+    try:
+        agents.parse_spec(spec)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return spec
+
+
+def _time_limit(text: str) -> float:
+    """An argparse ``type`` for seconds per decision: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = text  # not a number: the check refuses it by name
+    try:
+        return check_time_limit(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _scheduler(address: str) -> str:
+    """An argparse ``type`` for a Dask scheduler address."""
+    try:
+        return check_scheduler(address)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _results_path(path: str) -> str:
+    """An argparse ``type`` for a results file: a ``.parquet`` path that is not a folder."""
+    if not path.endswith(".parquet") or os.path.isdir(path):
+        raise argparse.ArgumentTypeError(
+            f"invalid results file {path!r}: give a file name ending in .parquet, "
+            "e.g. results/NAME.parquet"
+        )
+    return path
+
+
 def _add_command(commands, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     """A subcommand with a one-line ``summary`` in its parent's help and a ``description``."""
     return commands.add_parser(name, help=summary, description=description)
@@ -94,12 +151,12 @@ def _add_count(
     )
 
 
-def _add_seed(command: argparse.ArgumentParser, meaning: str) -> None:
+def _add_seed(command: argparse.ArgumentParser, meaning: str, default: int = 1) -> None:
     """``--seed``, with its ``meaning`` for this command."""
     command.add_argument(
         "--seed",
         type=_seed_type,
-        default=1,
+        default=default,
         help=f"{meaning}, in [0, 2**64) (default: %(default)s)",
     )
 
@@ -248,6 +305,123 @@ def _run(argv: list[str] | None) -> int:
         "mini_2x3",
         presets=list(MINI_PRESETS),
     )
+    tournament_bench = _add_bench(
+        kinds,
+        "tournament",
+        "heuristic vs heuristic on the numba path and the Python path, 1 and 2 workers",
+        "Heuristic vs heuristic deals: on the numba path (whole deals inside numba; also "
+        "random vs random, with random playouts beside them as the yardstick), and on the "
+        "Python path (a view and an act() call per decision) in one process, in a pool of 2 "
+        "processes and on a local Dask cluster of 2 workers (warm workers; start-up excluded).",
+        "sixty_six",
+        ("deals", 200_000, "deals on the numba path", PLAYOUT_DEALS_LIMIT),
+        "seed of the first deal (the next use seed + 1, seed + 2, ...)",
+    )
+    _add_count(tournament_bench, "python-deals", 2000, "deals on the Python path")
+
+    tournament = _add_command(
+        commands,
+        "tournament",
+        "play a duplicate tournament between agents into a Parquet file",
+        "Every pair of distinct agents plays the same seeded deals twice, seats swapped "
+        "(duplicate format), on local worker processes or a Dask cluster. One row per deal "
+        "goes to a Parquet file as batches finish: rerun an interrupted command to complete it.",
+    )
+    tournament.add_argument(
+        "--agents",
+        nargs="+",
+        type=_agent_spec,
+        default=list(DEFAULT_AGENTS),
+        metavar="SPEC",
+        help="two or more agent specs: a built-in name (see 'sixtysix agents'), "
+        "name:key=value,... or module.path:ClassName[:key=value,...] "
+        f"(default: {' '.join(DEFAULT_AGENTS)})",
+    )
+    units = tournament.add_mutually_exclusive_group()
+    _add_count(units, "deals", DEFAULT_DEALS, "deals per pairing, each played in both seatings")
+    units.add_argument(
+        "--matches",
+        type=_count_type("matches"),
+        help="play this many matches per pairing (each in both seatings) instead of deals "
+        "(default: none, play deals)",
+    )
+    _add_preset(tournament, "sixty_six")
+    _add_seed(tournament, "seed of the tournament, from which every deal seed derives", 0)
+    tournament.add_argument(
+        "--workers",
+        type=_count_type("workers"),
+        help="local worker processes; 1 plays in this process "
+        f"(default: one per CPU, {os.cpu_count()})",
+    )
+    tournament.add_argument(
+        "--scheduler",
+        type=_scheduler,
+        metavar="tcp://HOST:PORT",
+        help="run the batches on the Dask cluster of this scheduler instead of local workers "
+        "(default: none, local workers)",
+    )
+    tournament.add_argument(
+        "--out",
+        type=_results_path,
+        default="results/tournament.parquet",
+        help="the results file (default: %(default)s)",
+    )
+    tournament.add_argument(
+        "--force",
+        action="store_true",
+        help="delete the results already at --out (say of another configuration) and start afresh",
+    )
+    tournament.add_argument(
+        "--quiet", action="store_true", help="no progress bar (shown only on a terminal anyway)"
+    )
+    tournament.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        metavar="SECONDS",
+        help="seconds an agent may take for one decision, else it forfeits the deal "
+        "(default: no limit; the numba path of two built-in agents is not timed)",
+    )
+
+    replay = _add_command(
+        commands,
+        "replay",
+        "re-play one deal of a tournament results file, move by move",
+        "Re-play one row of a results file of 'sixtysix tournament' from the configuration "
+        "stored in it, print the deal move by move with both hands, and check that it ends "
+        "as the row says (exit code 1 if not).",
+    )
+    replay.add_argument("results", metavar="RESULTS", help="a results file (.parquet)")
+    replay.add_argument(
+        "--row",
+        type=_checked_type(lambda value: check_integer(value, "row", 0)),
+        default=0,
+        help="the row to replay, 0 for the first (default: %(default)s)",
+    )
+
+    report = _add_command(
+        commands,
+        "report",
+        "print the summary of a tournament results file",
+        "Win rates and game points per deal for every pairing and agent, with 95%% intervals "
+        "over duplicate pairs, Bradley-Terry ratings with bootstrap intervals, and how much "
+        "variance the duplicate format removed.",
+    )
+    report.add_argument("results", metavar="RESULTS", help="a results file (.parquet)")
+    report.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    report.add_argument(
+        "--plots",
+        action="store_true",
+        help="also save the win-rate heatmap and the ratings plot beside the results file",
+    )
+
+    agent_list = _add_command(
+        commands,
+        "agents",
+        "list the built-in agents and their parameters",
+        "The built-in agents with their parameters (type and default) and a description; "
+        "give one to 'sixtysix tournament --agents' as NAME or NAME:key=value,...",
+    )
+    _add_json(agent_list)
 
     args = parser.parse_args(argv)
     if args.command == "demo":
@@ -255,6 +429,14 @@ def _run(argv: list[str] | None) -> int:
         return _demo(args.preset, args.deals, args.seed)
     if args.command == "presets":
         return _presets(args.names, args.json)
+    if args.command == "tournament":
+        return _tournament(tournament, args)
+    if args.command == "replay":
+        return _replay(replay, args.results, args.row)
+    if args.command == "report":
+        return _report_results(report, args)
+    if args.command == "agents":
+        return _agents(args.json)
     if args.kind == "solver":
         _check_deal_seeds(solver_bench, args.seed, args.deals)
         return _report(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
@@ -264,6 +446,12 @@ def _run(argv: list[str] | None) -> int:
         return _report(lambda: bench_openspiel(args.preset, args.games, args.seed), args.json)
     if args.kind == "tree":
         return _report(lambda: bench_tree(args.preset), args.json)
+    if args.kind == "tournament":
+        _check_deal_seeds(tournament_bench, args.seed, max(args.deals, args.python_deals))
+        return _report(
+            lambda: bench_tournament(args.preset, args.deals, args.python_deals, args.seed),
+            args.json,
+        )
     if args.reference_c and args.preset != "sixty_six":
         core_bench.error(
             f"argument --reference-c: not allowed with --preset {args.preset}: "
@@ -332,6 +520,102 @@ def _print_option_table(names: list[str]) -> None:
     for row in zip(*columns, strict=True):
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]
         print("  ".join(cells).rstrip())
+
+
+def _tournament(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.scheduler is not None and args.workers is not None:
+        command.error(
+            "argument --workers: not allowed with --scheduler: the Dask cluster's workers "
+            "run the batches"
+        )
+    try:
+        config = TournamentConfig(
+            agents=tuple(args.agents),
+            deals=None if args.matches else args.deals,
+            matches=args.matches,
+            preset=args.preset,
+            seed=args.seed,
+            time_limit=args.time_limit,
+        )
+    except ValueError as error:
+        command.error(str(error))
+    try:
+        run_tournament(config, args.out, args.workers, args.scheduler, args.force, args.quiet)
+    except ResultsConflict as error:
+        return _failed(command, error, 2)
+    except TournamentError as error:
+        return _failed(command, error, 1)
+    except TournamentInterrupted as error:
+        return _failed(command, error, 130)
+    _print_summary(args.out)
+    return 0
+
+
+def _print_summary(path: str, markdown: bool = False, plots: bool = True) -> None:
+    """Print the summary tables of a results file and save its plots beside it."""
+    config, results = load_results(path)
+    summary = summarize(results)
+    print(f"tournament {config.tournament_id}: {len(results)} deals in {path}\n")
+    print(summary.to_markdown() if markdown else summary.to_text())
+    if plots:
+        print("\nplots: " + ", ".join(str(figure) for figure in save_plots(path, summary)))
+
+
+def _report_results(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if not os.path.isfile(args.results):
+        command.error(f"argument RESULTS: no such file: {args.results!r}")
+    try:
+        _print_summary(args.results, args.markdown, args.plots)
+    except ValueError as error:
+        command.error(str(error))
+    return 0
+
+
+def _failed(command: argparse.ArgumentParser, error: BaseException, code: int) -> int:
+    """Print ``error`` as the command's error; ``code``."""
+    print(f"{command.prog}: error: {error}", file=sys.stderr)
+    return code
+
+
+def _replay(command: argparse.ArgumentParser, path: str, row: int) -> int:
+    if not os.path.isfile(path):
+        command.error(f"argument RESULTS: no such file: {path!r}")
+    try:
+        replayed = replay_row(path, row)
+    except ValueError as error:
+        command.error(str(error))
+    print(replayed.text)
+    return 1 if replayed.differences else 0
+
+
+def _agents(as_json: bool) -> int:
+    listed = agents.available()
+    if as_json:
+        print(json.dumps(listed, indent=2))
+        return 0
+    rows = [("name", "parameters", "description")]
+    for agent in listed:
+        parameters = ", ".join(
+            f"{parameter['name']}={parameter['default']!r} ({parameter['type']})"
+            for parameter in agent["parameters"]
+        )
+        notes = [
+            note
+            for note, on in [
+                ("numba fast path", agent["fast_path"]),
+                ("cheats: sees hidden cards", agent["cheating"]),
+            ]
+            if on
+        ]
+        description = agent["description"] + (f" [{'; '.join(notes)}]" if notes else "")
+        rows.append((agent["name"], parameters or "-", description))
+    widths = [max(len(row[column]) for row in rows) for column in range(2)]
+    for name, parameters, description in rows:
+        print(f"{name:<{widths[0]}}  {parameters:<{widths[1]}}  {description}")
+    print(
+        "Your own: module.path:ClassName[:key=value,...], built as ClassName(seed=..., key=value)"
+    )
+    return 0
 
 
 def _report(run, as_json: bool) -> int:

@@ -4,10 +4,12 @@ Numba checks a cached function only against its own source file, so a kernel
 that inlines code from another module (the solver inlines the core's
 ``apply_action``, agents inline both) would keep running the old code after
 that module changes. Here the cache lives in a folder named by a digest of
-every source file of ``sixtysix`` and of ``sixtysix.agents`` and
-``sixtysix.experiments`` (the repository's top-level ``agents/`` and
-``experiments/`` in a source checkout, subfolders of the package in a regular
-install): any edit starts a fresh cache. A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+every source file of ``sixtysix`` and of ``sixtysix.agents`` (the
+repository's top-level ``agents/`` in a source checkout, a subfolder of the
+package in a regular install): any edit starts a fresh cache. Kernels live
+only there: ``sixtysix.experiments`` defines none (a test checks that it never
+imports numba), so editing an experiment keeps the cache. A ``NUMBA_CACHE_DIR``
+set by the user is left alone.
 Importing ``sixtysix`` sets ``numba.config.CACHE_DIR`` for the process, so it
 applies to numba functions defined after that import too.
 """
@@ -23,9 +25,9 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).parent
-#: The folders of ``sixtysix.agents`` and ``sixtysix.experiments`` beside the package in a
-#: source checkout (in a regular install they lie inside it).
-CHECKOUT_PACKAGES = (PACKAGE.parent / "agents", PACKAGE.parent / "experiments")
+#: The folder of ``sixtysix.agents`` beside the package in a source checkout (in a regular
+#: install it lies inside the package).
+CHECKOUT_PACKAGES = (PACKAGE.parent / "agents",)
 CACHE_ROOT = PACKAGE / "__pycache__" / "numba"
 
 
@@ -40,8 +42,8 @@ def source_digest(folders: Iterable[Path]) -> str:
 
 
 def source_folders() -> list[Path]:
-    """The folders whose sources key the cache: the package and, in a checkout, the two
-    top-level folders installed inside it."""
+    """The folders whose sources key the cache: the package and, in a checkout, the
+    top-level ``agents/`` folder installed inside it."""
     return [PACKAGE, *(folder for folder in CHECKOUT_PACKAGES if folder.is_dir())]
 
 

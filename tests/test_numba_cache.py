@@ -30,7 +30,13 @@ def test_digest_changes_with_any_source_and_only_then(tmp_path):
 @pytest.mark.skipif("NUMBA_CACHE_DIR" in os.environ, reason="a user-chosen cache folder wins")
 def test_importing_sixtysix_keys_the_cache_by_the_current_sources():
     folders = source_folders()
-    for package in (sixtysix, agents, experiments):  # each one's sources are digested
+    for package in (sixtysix, agents):  # each one's sources are digested
         here = Path(package.__file__).parent
         assert any(here == folder or folder in here.parents for folder in folders), here
     assert Path(numba.config.CACHE_DIR) == CACHE_ROOT / source_digest(folders)
+
+
+def test_experiments_define_no_kernels():
+    """The digest leaves ``experiments`` out, so no kernel may live there."""
+    for path in Path(experiments.__file__).parent.glob("*.py"):
+        assert "numba" not in path.read_text(), f"{path.name} uses numba: move kernels to agents/"

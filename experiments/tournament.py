@@ -1,0 +1,667 @@
+"""Duplicate tournaments between agents: the configuration, the schedule, the rows and the run.
+
+Every unordered pair of distinct agents (a *pairing*, numbered in the order of the
+agent list: (a0, a1), (a0, a2), ..., (a1, a2), ...) plays the same seeded deals
+twice, once with each agent in seat 0 (``swap`` 0: ``agent_a`` in seat 0; 1: in
+seat 1), so the luck of the cards cancels out. Deal (or match) ``i`` of a
+tournament with seed ``S`` has the seed ``unit_seed(S, i)``, the same in every
+pairing. With ``matches`` each unit is a whole match (``agents.play_match``) and
+there is one row per deal of it.
+
+Work goes out in batches (one pairing, a range of deal indices, both seatings) to
+this process, a local process pool or a Dask cluster; every finished batch is
+saved at once by a :class:`~sixtysix.experiments.store.ResultStore`, so an
+interrupted run resumes where it stopped. A row depends only on the configuration
+and its place in the schedule, never on the backend, the workers or the batches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import as_completed as futures_completed
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from sixtysix import agents
+from sixtysix.checks import check_integer, check_seed
+from sixtysix.game import Game
+from sixtysix.rules import make_rules
+
+from .store import ResultStore, canonical_json, stored_config
+
+DEFAULT_AGENTS = ("random", "heuristic")
+DEFAULT_DEALS = 2000
+BATCHES_PER_SLOT = 16  # batches per worker (or Dask thread): a smooth progress bar
+MAX_BATCH = {"deals": 2000, "matches": 250}  # units per batch, so that progress keeps moving
+SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}")
+CONNECT_SECONDS = 10  # waiting for a Dask scheduler
+
+#: The columns of every row, with their Parquet types.
+DEAL_COLUMNS = {
+    "tournament_id": pa.string(),
+    "config_digest": pa.string(),
+    "pairing": pa.int64(),
+    "agent_a": pa.string(),
+    "agent_b": pa.string(),
+    "deal_index": pa.int64(),
+    "swap": pa.int64(),
+    "deal_seed": pa.uint64(),
+    "spec_0": pa.string(),
+    "spec_1": pa.string(),
+    "dealer": pa.int64(),
+    "winner": pa.int64(),
+    "game_points": pa.int64(),
+    "card_points_0": pa.int64(),
+    "card_points_1": pa.int64(),
+    "reason": pa.string(),
+    "closed_by": pa.int64(),
+    "close_trick": pa.int64(),
+    "tricks_played": pa.int64(),
+    "decisions_0": pa.int64(),
+    "decisions_1": pa.int64(),
+    "decision_seconds_0": pa.float64(),
+    "decision_seconds_1": pa.float64(),
+    "error": pa.string(),
+    "error_seat": pa.int64(),
+    "engine": pa.string(),
+}
+#: The further columns of match mode: the match seed, the deal's number in the match (1 for
+#: the first, as in ``Match.deal_seed``), and on its last deal the winner and match points.
+MATCH_COLUMNS = {
+    "match_seed": pa.uint64(),
+    "match_deal": pa.int64(),
+    "match_winner": pa.int64(),
+    "match_points": pa.int64(),
+}
+TIMING_COLUMNS = ("decision_seconds_0", "decision_seconds_1")
+
+
+class TournamentError(RuntimeError):
+    """A batch failed (an exception, a worker process that died, no scheduler); what was
+    finished is saved."""
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; what was finished is saved. Its message says how much."""
+
+
+def unit_seed(seed: int, index: int) -> int:
+    """The seed of deal (or match) ``index`` of a tournament with seed ``seed``:
+    ``SeedSequence([seed, index])``'s first 64-bit word."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0])
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that defines a tournament's rows; checked and made canonical when built.
+
+    ``agents`` are spec strings (stored in canonical form); give ``deals`` or
+    ``matches`` (deals per pairing and seating, or matches); ``overrides`` are rule
+    options on top of ``preset`` (those equal to the preset's value are dropped);
+    ``time_limit`` is seconds per decision (None: no limit).
+    """
+
+    agents: tuple[str, ...] = DEFAULT_AGENTS
+    deals: int | None = None
+    matches: int | None = None
+    preset: str = "sixty_six"
+    overrides: dict = field(default_factory=dict)
+    seed: int = 0
+    time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        canonical = _canonical_specs(self.agents)
+        if self.deals is None and self.matches is None:
+            object.__setattr__(self, "deals", DEFAULT_DEALS)
+        if self.deals is not None and self.matches is not None:
+            raise ValueError("give a number of deals or of matches, not both")
+        count = check_integer(self.units, self.mode, 1)
+        game = Game(self.preset, **self.overrides)
+        if self.matches is not None and game.rules.match_target is None:
+            raise ValueError(
+                f"matches need rules that play matches: {game!r} plays single deals "
+                "(match_target=None); play deals instead"
+            )
+        base = make_rules(self.preset)
+        overrides = {
+            name: getattr(game.rules, name)
+            for name in sorted(self.overrides)
+            if getattr(game.rules, name) != getattr(base, name)
+        }
+        for name, value in [
+            ("agents", canonical),
+            (self.mode, count),
+            ("overrides", overrides),
+            ("seed", check_seed(self.seed)),
+            ("time_limit", check_time_limit(self.time_limit)),
+        ]:
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def from_dict(cls, config: dict) -> TournamentConfig:
+        """The configuration ``as_dict`` gave."""
+        return cls(**{**config, "agents": tuple(config["agents"])})
+
+    def as_dict(self) -> dict:
+        """The configuration as plain JSON values."""
+        return {
+            "agents": list(self.agents),
+            "deals": self.deals,
+            "matches": self.matches,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "seed": self.seed,
+            "time_limit": self.time_limit,
+        }
+
+    def to_json(self) -> str:
+        """Canonical JSON: equal configurations, equal text."""
+        return canonical_json(self.as_dict())
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the canonical JSON, in hex."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    @property
+    def tournament_id(self) -> str:
+        """A short readable name: ``t-`` and the digest's first 12 hex digits."""
+        return f"t-{self.digest[:12]}"
+
+    @property
+    def mode(self) -> str:
+        """``"deals"`` or ``"matches"``: what a unit of the schedule is."""
+        return "deals" if self.matches is None else "matches"
+
+    @property
+    def unit_name(self) -> str:
+        """``"deal"`` or ``"match"``."""
+        return "deal" if self.matches is None else "match"
+
+    @property
+    def units(self) -> int:
+        """Deals (or matches) per pairing and seating."""
+        return self.deals if self.matches is None else self.matches
+
+    @property
+    def pairings(self) -> list[tuple[str, str]]:
+        """``(agent_a, agent_b)`` of each pairing, by pairing number."""
+        return list(combinations(self.agents, 2))
+
+    @property
+    def keys(self) -> list[str]:
+        """The columns that order the rows and tell them apart."""
+        keys = ["pairing", "deal_index", "swap"]
+        return keys + ["match_deal"] if self.matches is not None else keys
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The columns of the rows and their types."""
+        columns = DEAL_COLUMNS if self.matches is None else {**DEAL_COLUMNS, **MATCH_COLUMNS}
+        return pa.schema(columns)
+
+    def game(self) -> Game:
+        """The game the deals are played in."""
+        return Game(self.preset, **self.overrides)
+
+
+def _canonical_specs(specs) -> tuple[str, ...]:
+    """Agent specs in canonical form, at least two and no agent twice."""
+    if isinstance(specs, str):
+        specs = (specs,)
+    canonical = [agents.parse_spec(spec).canonical for spec in specs]
+    if len(canonical) < 2:
+        raise ValueError(
+            f"a tournament needs at least 2 agents; got {len(canonical)} "
+            f"({', '.join(map(repr, specs)) or 'none'})"
+        )
+    for number, spec in enumerate(canonical):
+        if spec in canonical[:number]:
+            first = specs[canonical.index(spec)]
+            written = "" if first == specs[number] else f" (as {first!r} and {specs[number]!r})"
+            raise ValueError(f"agent {spec!r} is listed twice{written}; list each agent once")
+    return tuple(canonical)
+
+
+def check_time_limit(seconds) -> float | None:
+    """None, or a positive finite number of seconds as a float."""
+    if seconds is None:
+        return None
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not (0 < seconds < math.inf)
+    ):
+        raise ValueError(
+            f"invalid time limit {seconds!r}: the time limit must be a positive number of "
+            "seconds per decision"
+        )
+    return float(seconds)
+
+
+# ---- the schedule ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Units ``start .. stop - 1`` of one pairing, in both seatings."""
+
+    pairing: int
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def part_name(self) -> str:
+        """The name of the batch's part file."""
+        return f"pairing-{self.pairing:04d}_units-{self.start:09d}-{self.stop:09d}.parquet"
+
+    def __str__(self) -> str:
+        return f"pairing {self.pairing}, units {self.start}..{self.stop - 1}"
+
+
+def batch_size(config: TournamentConfig, slots: int) -> int:
+    """Units per batch for ``slots`` parallel workers: about ``BATCHES_PER_SLOT`` batches
+    each, at most ``MAX_BATCH``."""
+    total = len(config.pairings) * config.units
+    return max(1, min(MAX_BATCH[config.mode], math.ceil(total / (slots * BATCHES_PER_SLOT))))
+
+
+def schedule(config: TournamentConfig, done: set[tuple[int, int]], slots: int) -> list[Batch]:
+    """The batches that play every ``(pairing, unit)`` not in ``done``: runs of consecutive
+    units of ``batch_size``, the lowest units of every pairing first."""
+    size = batch_size(config, slots)
+    batches = []
+    for pairing in range(len(config.pairings)):
+        start = None
+        for unit in range(config.units + 1):
+            todo = unit < config.units and (pairing, unit) not in done
+            if start is not None and (not todo or unit - start == size):
+                batches.append(Batch(pairing, start, unit))
+                start = None
+            if todo and start is None:
+                start = unit
+    return sorted(batches, key=lambda batch: (batch.start, batch.pairing))
+
+
+def done_units(table: pa.Table | None) -> set[tuple[int, int]]:
+    """The ``(pairing, unit)`` pairs that ``table`` holds rows of (a batch is saved whole)."""
+    if table is None:
+        return set()
+    return set(zip(table["pairing"].to_pylist(), table["deal_index"].to_pylist(), strict=True))
+
+
+# ---- playing a batch -------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def _setup(config_json: str) -> tuple[TournamentConfig, Game]:
+    """The configuration and game of a batch, made once per process."""
+    config = TournamentConfig.from_dict(json.loads(config_json))
+    return config, config.game()
+
+
+def play_batch(config_json: str, batch: Batch) -> pa.Table:
+    """The rows of ``batch`` of the tournament ``config_json`` (``TournamentConfig.to_json``)."""
+    config, game = _setup(config_json)
+    agent_a, agent_b = config.pairings[batch.pairing]
+    place = {
+        "tournament_id": config.tournament_id,
+        "config_digest": config.digest,
+        "pairing": batch.pairing,
+        "agent_a": agent_a,
+        "agent_b": agent_b,
+    }
+    seeds = [unit_seed(config.seed, unit) for unit in range(batch.start, batch.stop)]
+    play = _deal_rows if config.matches is None else _match_rows
+    rows = []
+    for swap, specs in enumerate([(agent_a, agent_b), (agent_b, agent_a)]):
+        seat = {**place, "swap": swap, "spec_0": specs[0], "spec_1": specs[1]}
+        rows += [{**seat, **row} for row in play(config, game, specs, batch.start, seeds)]
+    return pa.Table.from_pylist(rows, schema=config.schema)
+
+
+def _deal_rows(config, game, specs, start: int, seeds: list[int]) -> list[dict]:
+    """The rows of deals ``start, start + 1, ...`` with ``seeds`` between the seated ``specs``."""
+    results = agents.play_deals(game, specs, seeds, time_limit=config.time_limit)
+    return [
+        {"deal_index": unit, **deal_columns(result)} for unit, result in enumerate(results, start)
+    ]
+
+
+def _match_rows(config, game, specs, start: int, seeds: list[int]) -> list[dict]:
+    """The rows of matches ``start, start + 1, ...`` with ``seeds``: one per deal played."""
+    rows = []
+    for unit, seed in enumerate(seeds, start):
+        match = agents.play_match(game, specs, seed, time_limit=config.time_limit)
+        for number, result in enumerate(match.deals, 1):
+            last = number == len(match.deals)
+            rows.append(
+                {
+                    "deal_index": unit,
+                    **deal_columns(result),
+                    "match_seed": seed,
+                    "match_deal": number,
+                    "match_winner": match.winner if last else -1,
+                    "match_points": match.match_points if last else 0,
+                }
+            )
+    return rows
+
+
+def deal_columns(result: agents.DealResult) -> dict:
+    """The columns of a row that come from the deal played."""
+    winner, game_points, reason = result.outcome
+    return {
+        "deal_seed": result.seed,
+        "dealer": result.dealer,
+        "winner": -1 if winner is None else winner,
+        "game_points": game_points,
+        "card_points_0": result.card_points[0],
+        "card_points_1": result.card_points[1],
+        "reason": reason,
+        "closed_by": -1 if result.closed_by is None else result.closed_by,
+        "close_trick": result.close_trick,
+        "tricks_played": result.tricks_played,
+        "decisions_0": result.decisions[0],
+        "decisions_1": result.decisions[1],
+        "decision_seconds_0": result.decision_seconds[0],
+        "decision_seconds_1": result.decision_seconds[1],
+        "error": result.error or "",
+        "error_seat": -1 if result.error_seat is None else result.error_seat,
+        "engine": result.engine,
+    }
+
+
+# ---- where batches run -----------------------------------------------------------------------
+
+
+class _BatchFailed(Exception):
+    """A batch that raised (or whose worker died), named with its batch."""
+
+    def __init__(self, batch: Batch, error: BaseException) -> None:
+        super().__init__(f"batch {batch} failed: {type(error).__name__}: {error}")
+
+
+def _result_of(batch: Batch, result: Callable[[], pa.Table]) -> pa.Table:
+    """``result()``, a failure named with its batch."""
+    try:
+        return result()
+    except Exception as error:
+        raise _BatchFailed(batch, error) from error
+
+
+def _collect(futures: dict, completed) -> Iterator[tuple[Batch, pa.Table]]:
+    """``(batch, rows)`` of each future of ``futures`` (future: batch) as ``completed``
+    (an ``as_completed``) yields it; the rest are cancelled when the caller stops."""
+    try:
+        for future in completed(futures):
+            yield futures[future], _result_of(futures[future], future.result)
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+@dataclass
+class _Backend:
+    """Where batches run: ``slots`` in parallel; ``results(config_json, batches)`` yields
+    each ``(batch, rows)`` as it finishes."""
+
+    slots: int
+    results: Callable[[str, list[Batch]], Iterator[tuple[Batch, pa.Table]]]
+
+
+def _in_process(config_json: str, batches: list[Batch]) -> Iterator[tuple[Batch, pa.Table]]:
+    for batch in batches:
+        yield batch, _result_of(batch, functools.partial(play_batch, config_json, batch))
+
+
+def _on_pool(workers: int, config_json: str, batches: list[Batch]):
+    """The batches on a pool of at most ``workers`` processes. They fork from a server
+    that has imported this module: a fast start, and no fork of a process that runs
+    threads (pyarrow's, tqdm's)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    with ProcessPoolExecutor(
+        min(workers, len(batches)),
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(sys.path, os.getcwd()),
+    ) as pool:
+        futures = {pool.submit(play_batch, config_json, batch): batch for batch in batches}
+        yield from _collect(futures, futures_completed)
+
+
+def _start_worker(path: list[str], folder: str) -> None:
+    """A pool worker: the parent's import path and folder; Ctrl-C ends it at once (the
+    parent saves what is finished)."""
+    sys.path[:] = path
+    os.chdir(folder)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _on_dask(client, config_json: str, batches: list[Batch]):
+    """The batches on the cluster of a ``distributed.Client``."""
+    import distributed
+
+    futures = {
+        client.submit(play_batch, config_json, batch, pure=False): batch for batch in batches
+    }
+    yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
+
+
+@contextlib.contextmanager
+def _backend(workers: int, scheduler: str | None) -> Iterator[_Backend]:
+    """This process (one worker), a process pool of ``workers``, or the Dask ``scheduler``."""
+    if scheduler is None:
+        results = _in_process if workers == 1 else functools.partial(_on_pool, workers)
+        yield _Backend(workers, results)
+        return
+    import distributed
+
+    try:
+        client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+    except OSError as error:
+        raise TournamentError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    with client:
+        yield _Backend(max(1, sum(client.nthreads().values())), functools.partial(_on_dask, client))
+
+
+def check_scheduler(address: str) -> str:
+    """A Dask scheduler address ``tcp://HOST:PORT`` (or ``tls://``), else ``ValueError``."""
+    if not SCHEDULER_ADDRESS.fullmatch(address):
+        raise ValueError(
+            f"invalid scheduler address {address!r}: give tcp://HOST:PORT (or tls://HOST:PORT), "
+            "e.g. tcp://127.0.0.1:8786"
+        )
+    return address
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+
+def run_tournament(
+    config: TournamentConfig,
+    out: str | os.PathLike,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    force: bool = False,
+    quiet: bool = False,
+) -> pd.DataFrame:
+    """Play the tournament ``config`` into the Parquet file ``out`` and return every row.
+
+    Runs on ``workers`` local processes (default: one per CPU; 1 plays in this process)
+    or on the Dask cluster of ``scheduler``; a script that starts worker processes must
+    call this under ``if __name__ == "__main__":``, as ``multiprocessing`` requires.
+    Resumes from the rows already in ``out`` (and its parts folder); ``force`` deletes
+    them first. ``quiet`` hides the progress bar, which shows only when stderr is a
+    terminal.
+    """
+    workers = check_integer(os.cpu_count() if workers is None else workers, "workers", 1)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    out = Path(out)
+    total = len(config.pairings) * config.units
+    with ResultStore(out, config.as_dict(), config.keys, force=force) as store:
+        done = done_units(store.table())
+        if done and len(done) < total and not quiet:
+            print(f"resuming {out}: {len(done)} of {total} {config.mode} played", file=sys.stderr)
+        if len(done) < total:
+            _play(config, store, done, workers, scheduler, quiet)
+        table = store.finish()
+    return table.to_pandas()
+
+
+def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet: bool) -> None:
+    """Play the units not ``done`` and add them to ``store``."""
+    total = len(config.pairings) * config.units
+    played = len(done)
+    bar = tqdm(
+        total=2 * total,
+        initial=2 * played,
+        unit=config.unit_name,
+        disable=quiet or not sys.stderr.isatty(),
+        smoothing=0.1,
+    )
+    try:
+        with bar, _backend(workers, scheduler) as backend:
+            batches = schedule(config, done, backend.slots)
+            for batch, table in backend.results(config.to_json(), batches):
+                store.add(batch.part_name, table)
+                played += batch.size
+                bar.update(2 * batch.size)
+    except _BatchFailed as error:
+        raise TournamentError(f"{error}\n{_saved(config, store.path, played)}") from error
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(f"interrupted\n{_saved(config, store.path, played)}") from None
+
+
+def _saved(config: TournamentConfig, out: Path, played: int) -> str:
+    total = len(config.pairings) * config.units
+    return (
+        f"{played} of {total} {config.mode} (in both seatings) are saved in {out}; "
+        "rerun the same command to play the rest"
+    )
+
+
+def load_results(path: str | os.PathLike) -> tuple[TournamentConfig, pd.DataFrame]:
+    """The configuration and the rows of a results file."""
+    return _config_of(path), pq.read_table(path).to_pandas()
+
+
+def _config_of(path: str | os.PathLike) -> TournamentConfig:
+    """The configuration stored in the results file ``path``."""
+    config = stored_config(path)
+    if config is None:
+        raise ValueError(f"{path} is not a sixtysix results file (no configuration in it)")
+    return TournamentConfig.from_dict(config)
+
+
+# ---- replaying a row -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One row re-played: the deal move by move as ``text``, and how the replay differs
+    from the row (empty when it ends exactly as stored)."""
+
+    text: str
+    differences: list[str]
+
+
+def replay_row(path: str | os.PathLike, row: int) -> Replay:
+    """Re-play row ``row`` (0 is the first) of the results file ``path`` from its stored
+    configuration and seeds."""
+    config = _config_of(path)
+    table = pq.read_table(path)
+    if not 0 <= row < table.num_rows:
+        raise ValueError(
+            f"invalid row {row}: {path} has {table.num_rows} rows, so row must be 0 to "
+            f"{table.num_rows - 1}"
+        )
+    stored = table.slice(row, 1).to_pylist()[0]
+    game = config.game()
+    specs = (stored["spec_0"], stored["spec_1"])
+    lines = [
+        f"row {row} of {path}: tournament {config.tournament_id} ({config.preset}, "
+        f"{config.units} {config.mode}, seed {config.seed})",
+        f"pairing {stored['pairing']} ({stored['agent_a']} vs {stored['agent_b']}), "
+        f"{config.unit_name} {stored['deal_index']}, swap {stored['swap']}: "
+        f"P0 {specs[0]}, P1 {specs[1]}",
+    ]
+    if config.matches is None:
+        result = agents.play_deal(game, specs, stored["deal_seed"], time_limit=config.time_limit)
+    else:
+        match = agents.play_match(game, specs, stored["match_seed"], time_limit=config.time_limit)
+        number = stored["match_deal"]
+        lines.append(f"match seed {stored['match_seed']}, deal {number} of the match")
+        if number > len(match.deals):
+            difference = f"the replayed match has {len(match.deals)} deals, no deal {number}"
+            return Replay("\n".join(lines), [difference])
+        result = match.deals[number - 1]
+    lines += _play_text(game, result, specs)
+    replayed = deal_columns(result)
+    differences = [
+        f"{name}: {stored[name]!r} in the file, {value!r} replayed"
+        for name, value in replayed.items()
+        if name not in (*TIMING_COLUMNS, "engine") and stored[name] != value
+    ]
+    if differences:
+        lines.append(f"the replay differs from row {row}: " + "; ".join(differences))
+    else:
+        lines.append(f"the replay ends exactly as row {row} says")
+    return Replay("\n".join(lines), differences)
+
+
+def _play_text(game: Game, result: agents.DealResult, specs: tuple[str, str]) -> list[str]:
+    """The deal of ``result`` move by move: both hands and the talon before every trick,
+    each action with the card points after it, and the outcome."""
+    state = game.new_deal(seed=result.seed, dealer=result.dealer)
+    lines = [
+        f"deal seed {result.seed}, dealer P{state.dealer}, trump {state.trump_suit}, "
+        f"face-up {state.trump_card}"
+    ]
+    trick = -1
+    for player, action in result.actions:
+        if state.tricks_played != trick:
+            trick = state.tricks_played
+            lines.append(_hands_text(state))
+        state.apply(action)
+        points = "-".join(map(str, state.card_points))
+        lines.append(f"    P{player} {specs[player]:<14} {action:<20} points {points}")
+    winner, game_points, reason = result.outcome
+    if result.error is not None:
+        lines.append(f"  {result.error}: a forfeit")
+    ending = "no winner" if winner is None else f"P{winner} wins {game_points} game point(s)"
+    totals = "-".join(map(str, result.card_points))
+    lines.append(f"  -> {ending} ({reason}); card points {totals}, {result.tricks_played} tricks")
+    return lines
+
+
+def _hands_text(state) -> str:
+    hands = " | ".join(f"P{player} {' '.join(hand)}" for player, hand in enumerate(state.hands))
+    talon = f"talon {len(state.talon)}" if state.talon else "talon empty"
+    face_up = f", face-up {state.trump_card}" if state.trump_card else ""
+    closed = f", closed by P{state.closed_by}" if state.closed_by is not None else ""
+    return f"  trick {state.tricks_played + 1}: {hands}; {talon}{face_up}{closed}"
