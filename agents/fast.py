@@ -91,6 +91,7 @@ def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors,
     state_array = np.zeros(1, dtype=core.STATE_DTYPE)
     view_array = np.zeros(1, dtype=core.STATE_DTYPE)
     state = state_array[0]
+    view = view_array[0]
     sorted_deck = np.empty(rules.deck_size, dtype=np.int64)
     n = 0
     for card in range(core.NUM_CARD_INDICES):
@@ -113,12 +114,13 @@ def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors,
             if ply == MAX_PLIES:
                 raise RuntimeError("a deal ran past MAX_PLIES actions")
             player = state.to_move
-            seen = state_array
-            if policies[player] != RANDOM:  # random reads only legal actions, alike on both
+            policy = policies[player]
+            if policy == RANDOM:  # random reads only the legal actions, alike on both records
+                action = policy_action(policy, state, rules, streams[player])
+            else:
                 view_array[:] = state_array
                 hide_from(view_array, rules_array, player)
-                seen = view_array
-            action = policy_action(policies[player], seen[0], rules, streams[player])
+                action = policy_action(policy, view, rules, streams[player])
             if action == core.A_CLOSE:
                 close_trick = state.tricks_done
             core.apply_action(state, rules, action)

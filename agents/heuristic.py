@@ -5,40 +5,49 @@ player to move: his own hand, the opponent's publicly shown cards and the cards 
 to be in his hand, both players' won cards, points, marriages and tricks, the talon's size
 and its last (face-up or turned-down) card, the phase, the led card and the closer. From
 these it knows which cards are *unseen* (in the opponent's hand or the hidden talon) and
-which the opponent *may hold* (his shown cards plus the unseen ones he is not known to
-lack; while the talon is open the face-up card too, as he may still draw it).
+which the opponent *may hold*: his shown cards plus the unseen ones he is not known to
+lack, and while the talon is open the face-up card too, as he may still draw it.
 
-A card of mine is a **master** when it beats, in its own suit, every card of that suit the
-opponent may hold. The **keep value** of a card is what holding it is worth beyond its
-card points: a trump (more for the trump ace and ten), a king or queen whose partner is in
-hand while marriages can still be declared (the marriage's value) or may still be drawn,
-a little for a plain ace or ten.
+Terms. A card of mine is a **master** when it beats, in its own suit, every card of that
+suit the opponent may hold. The **keep value** of a card is what holding it is worth
+beyond its card points: 16 for a trump (22 for the trump ace and ten), 2 for a plain ace
+or ten, the marriage's value (20 or 40) for a king or queen whose partner is in hand
+while a marriage can still be declared, 3 for one whose partner is unseen while the talon
+is open. A card's **cost** is its points plus its keep value.
 
 Its rules, in the order it applies them:
 
 1. **Claims** (manual and optional_verified claims): claim exactly when its total has
-   reached the target; at a lead, a marriage that lifts it to the target is claimed with
-   ``marry-claim``. After the last trick it passes when short of the target.
+   reached the target, never short of it; after the last trick it passes when short.
+   A marriage that lifts it to the target at once is declared first: ``marry-claim``,
+   or under automatic claims the marriage lead the engine ends the deal on.
 2. **Exchanges**: always, at the lead and on the opponent's close (``exchange-on-close``).
 3. **Closing** (at the lead, or at the pre-draw point): it counts the points of its *sure
    tricks* in the strict phase that would follow: its trump masters and, when those draw
-   every trump the opponent may hold, its plain masters too, each trick credited with its
-   card plus half the average points of the cards the opponent may hold; marriages it
-   could still declare after the close are added. It closes when its total plus these
-   points reaches the target.
+   every trump the opponent may hold (he must follow suit), all its trumps and its plain
+   masters too, each trick credited with its card plus half the average points of the
+   cards the opponent may hold. Marriages it could still declare are added: the biggest
+   one where it may declare on the lead after the close, all of them where marriages stay
+   allowed in the strict phase. It closes when its total (with its declared marriages,
+   which its next trick validates) plus these points reaches the target; otherwise it
+   draws at a pre-draw point.
 4. **Leading, talon open**: declare the biggest marriage (40 before 20), leading the queen
-   where the rules allow it; else lead a trump master whose trick takes it to the target;
-   else lead the card of least points plus keep value (a low plain card: it keeps trumps,
-   tens, aces and marriage partners).
-5. **Following** (either phase, among the legal cards): every card is scored by the
-   trick's points, won or given away, minus its keep value, and winning or losing the deal
-   on this trick outweighs everything. So it takes a led ten or ace with a higher card of
-   the suit or a low trump, and otherwise throws its cheapest card; in the strict phase it
-   wins with the cheapest card that wins.
-6. **Leading, strict phase** (talon closed or exhausted): declare a marriage when allowed;
-   else lead a sure winner (trump masters first while the opponent may hold trumps, then
-   plain masters he can neither beat nor ruff); else its cheapest card.
-7. At a pre-draw point where it does not close it draws.
+   where the rules allow it; else lead its best trump master if that trick, with the
+   cheapest card the opponent may hold, takes it to the target; else lead its card of
+   least cost: a low plain card, keeping trumps, tens, aces and marriage partners.
+5. **Following** (among the legal cards): a card that wins the trick scores the led card's
+   points less its keep value, plus half the value of its biggest marriage in hand if the
+   lead it wins lets it declare; a card that loses scores minus the trick's points and
+   minus its cost. Winning or losing the deal on this trick outweighs everything. At the
+   last draw, where the trick's loser takes the face-up card, winning is worth that much
+   less (the face-up card's points and keep value against an average unseen card). So it
+   takes a led ten or ace with a higher card of the suit or a low trump, wins with its
+   cheapest winner, and otherwise throws its cheapest card.
+6. **Leading, strict phase** (talon closed or exhausted): declare the biggest marriage
+   when allowed; else lead a sure winner: a trump master while the opponent may hold
+   trumps, else a plain master he can neither beat nor ruff (he has no trump, or must
+   follow suit and surely holds the suit), the card of most points first; else its card
+   of least cost.
 
 Everything is bit masks and loops over the cards in hand: no allocation, no randomness,
 the same action for the same view.
@@ -49,11 +58,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix import core
 from sixtysix.bits import popcount, trailing_zeros
 from sixtysix.cards import (
     ACE,
-    KING,
     NUM_CARD_INDICES,
     NUM_SUITS,
     QUEEN,
@@ -81,9 +88,10 @@ from sixtysix.core import (
     legal_mask,
     marriage_value,
     talon_open,
+    talon_size,
     total,
 )
-from sixtysix.rules import EXHAUSTED_HIGHER_TOTAL, EXHAUSTED_LAST_TRICK
+from sixtysix.rules import CLAIM_AUTOMATIC
 
 #: Bit 0 of every suit: shifted by a rank, the mask of that rank in all suits.
 EVERY_SUIT = sum(1 << (suit * RANKS_PER_SUIT) for suit in range(NUM_SUITS))
@@ -93,14 +101,15 @@ ABOVE_HIGHEST = np.array(
     dtype=np.int64,
 )
 CARD_MASK = (1 << NUM_CARD_INDICES) - 1
+ACES_AND_TENS = (EVERY_SUIT << ACE) | (EVERY_SUIT << TEN)
 
-TRUMP_KEEP = 8  # keep value of any trump
+TRUMP_KEEP = 16  # keep value of any trump
 HIGH_TRUMP_KEEP = 6  # more for the trump ace and ten
-PLAIN_ACE_KEEP = 2
-PLAIN_TEN_KEEP = 2
+PLAIN_HIGH_KEEP = 2  # keep value of a plain ace or ten
 PARTNER_HOPE_KEEP = 3  # a king or queen whose partner may still be drawn
-WIN_DEAL = 1000  # weight of ending the deal on this trick
+LEAD_VALUE_SHARE = 0.5  # share of a marriage in hand that winning the lead is worth
 OPPONENT_SHARE = 0.5  # share of the opponent's average card credited to each sure trick
+WIN_DEAL = 1000  # weight of winning (or losing) the deal on this trick
 
 
 @njit(cache=True, inline="always")
@@ -134,8 +143,8 @@ def _least_points(mask, rules):
 
 
 @njit(cache=True, inline="always")
-def _most_points(mask, rules):
-    """The card of ``mask`` with the most points (the highest suit among equals)."""
+def _most_points(mask):
+    """The card of ``mask`` with the most points (the lowest suit among equals)."""
     for rank in range(RANKS_PER_SUIT - 1, -1, -1):
         of_rank = mask & (np.int64(EVERY_SUIT) << rank)
         if of_rank:
@@ -151,96 +160,118 @@ def _total_after_win(state, player):
 
 
 @njit(cache=True, inline="always")
-def _keep_value(state, rules, card, hand, unseen, may_marry):
+def _pairs(hand):
+    """The queens of ``hand`` whose king is in hand too."""
+    return hand & (hand >> 1) & np.int64(QUEENS)
+
+
+@njit(cache=True, inline="always")
+def _marriage_cards(state, rules, hand, unseen):
+    """Kings and queens worth keeping as marriage partners: ``(pair cards, hope cards)``,
+    the ones whose partner is in hand and the ones whose partner may still be drawn."""
+    if not (talon_open(state) or rules.marry_strict):
+        return np.int64(0), np.int64(0)
+    pairs = _pairs(hand)
+    partnered = pairs | (pairs << 1)
+    hopes = np.int64(0)
+    if talon_open(state):
+        queens = hand & np.int64(QUEENS)
+        kings = hand & (np.int64(QUEENS) << 1)
+        hopes = (queens & (unseen >> 1)) | (kings & (unseen << 1))
+    return partnered, hopes & ~partnered
+
+
+@njit(cache=True, inline="always")
+def _marriages_points(state, rules, hand, biggest_only):
+    """The value of the marriages in ``hand``: all of them, or only the biggest."""
+    pairs = _pairs(hand)
+    points = 0
+    while pairs:
+        queen = trailing_zeros(pairs)
+        pairs &= pairs - 1
+        value = marriage_value(state, rules, SUIT_OF[queen])
+        points = max(points, value) if biggest_only else points + value
+    return points
+
+
+@njit(cache=True, inline="always")
+def _keep_value(state, rules, card, partnered, hopes):
     """What holding ``card`` is worth beyond its points (see the module docstring)."""
-    suit = SUIT_OF[card]
-    rank = card - suit * RANKS_PER_SUIT
-    if suit == state.trump:
-        value = TRUMP_KEEP + (HIGH_TRUMP_KEEP if rank >= TEN else 0)
-    elif rank == ACE:
-        value = PLAIN_ACE_KEEP
-    elif rank == TEN:
-        value = PLAIN_TEN_KEEP
+    bit = np.int64(1) << card
+    high = np.int64(ACES_AND_TENS) & bit
+    if suit_cards(state.trump) & bit:
+        value = TRUMP_KEEP + HIGH_TRUMP_KEEP if high else TRUMP_KEEP
+        if partnered & bit:
+            value += 2 * rules.marriage_points
     else:
-        value = 0
-    if may_marry and (rank == QUEEN or rank == KING):
-        partner = np.int64(1) << (card + 1 if rank == QUEEN else card - 1)
-        if hand & partner:
-            value += marriage_value(state, rules, suit)
-        elif unseen & partner and talon_open(state):
-            value += PARTNER_HOPE_KEEP
+        value = PLAIN_HIGH_KEEP if high else 0
+        if partnered & bit:
+            value += rules.marriage_points
+    if hopes & bit:
+        value += PARTNER_HOPE_KEEP
     return value
 
 
 @njit(cache=True, inline="always")
-def _marriages_later(state, rules):
-    """Whether a marriage can still be declared on a later lead."""
-    return talon_open(state) or rules.marry_strict
-
-
-@njit(cache=True, inline="always")
-def _cheapest(state, rules, cards, hand, unseen):
-    """The card of ``cards`` with the least points plus keep value."""
-    may_marry = _marriages_later(state, rules)
+def _cheapest(state, rules, cards, partnered, hopes):
+    """The card of ``cards`` of least cost (points plus keep value)."""
     best = -1
     best_cost = 1 << 30
     rest = cards
     while rest:
         card = trailing_zeros(rest)
         rest &= rest - 1
-        cost = rules.card_points[card] + _keep_value(state, rules, card, hand, unseen, may_marry)
+        cost = rules.card_points[card] + _keep_value(state, rules, card, partnered, hopes)
         if cost < best_cost:
             best, best_cost = card, cost
     return best
 
 
 @njit(cache=True, inline="always")
-def _sure_trick_points(state, rules, hand, possible):
-    """Points of the tricks ``hand`` surely takes in the strict phase as leader (rule 3)."""
+def _should_close(state, rules, me, hand, possible):
+    """Rule 3: close when the sure tricks after a close reach the target."""
     trumps = suit_cards(state.trump)
     masters = _masters(hand, possible)
     sure = masters & trumps
-    if popcount(sure) >= min(popcount(possible & trumps), popcount(hand)):
-        sure = masters
-    tricks = popcount(sure)
-    if tricks == 0:
-        return 0.0
-    average = _mask_points(possible, rules) / max(popcount(possible), 1)
-    return _mask_points(sure, rules) + OPPONENT_SHARE * average * tricks
-
-
-@njit(cache=True, inline="always")
-def _should_close(state, rules, me, hand, possible):
-    """Rule 3: close when the sure tricks after a close reach the target."""
-    points = _sure_trick_points(state, rules, hand, possible)
-    if points == 0.0:
+    if rules.must_follow and popcount(sure) >= min(popcount(possible & trumps), popcount(hand)):
+        sure = masters | (hand & trumps)
+    if sure == 0:
         return False
-    points += _total_after_win(state, me)
-    if rules.marry_closing_turn or rules.marry_strict:
-        pairs = hand & (hand >> 1) & np.int64(QUEENS)
-        while pairs:
-            queen = trailing_zeros(pairs)
-            pairs &= pairs - 1
-            points += marriage_value(state, rules, SUIT_OF[queen])
+    average = _mask_points(possible, rules) / max(popcount(possible), 1)
+    points = _total_after_win(state, me) + _mask_points(sure, rules)
+    points += OPPONENT_SHARE * average * popcount(sure)
+    if rules.marry_first_lead or state.tricks_done > 0:
+        if rules.marry_strict:
+            points += _marriages_points(state, rules, hand, False)
+        elif rules.marry_closing_turn:  # one declaration, on the lead after the close
+            points += _marriages_points(state, rules, hand, True)
     return points >= rules.target
 
 
 @njit(cache=True, inline="always")
-def _claim_marriage(state, rules, legal, me):
-    """A ``marry-claim`` that reaches the target, or -1 (rule 1)."""
-    claims = legal >> A_MARRY_CLAIM
-    if claims == 0 or state.tricks[me] == 0 or rules.marry_pending:
+def _winning_marriage(state, rules, legal, me):
+    """A declaration that takes the player to the target at once (rule 1), or -1: a
+    ``marry-claim``, or under automatic claims the marriage lead the engine ends on."""
+    if not (legal >> A_MARRY) & CARD_MASK or state.tricks[me] == 0 or rules.marry_pending:
         return -1
+    if not rules.claim_after_marriage:
+        return -1
+    need = rules.target - total(state, rules, me)
     for suit in range(NUM_SUITS):
-        if claims >> suit & 1:
-            if total(state, rules, me) + marriage_value(state, rules, suit) >= rules.target:
-                return A_MARRY_CLAIM + suit
+        if marriage_value(state, rules, suit) < need:
+            continue
+        if legal >> (A_MARRY_CLAIM + suit) & 1:
+            return A_MARRY_CLAIM + suit
+        if rules.claim_mode == CLAIM_AUTOMATIC:
+            marry = (legal >> (A_MARRY + suit * RANKS_PER_SUIT)) & SUIT_MASK
+            if marry:
+                return A_MARRY + suit * RANKS_PER_SUIT + trailing_zeros(marry)
     return -1
 
 
 @njit(cache=True, inline="always")
 def _marriage_lead(state, rules, legal):
-    """The biggest marriage, leading its queen where allowed (rule 4), or -1."""
+    """The biggest marriage, leading its queen where allowed (rules 4 and 6), or -1."""
     best = -1
     best_value = -1
     marry = (legal >> A_MARRY) & CARD_MASK
@@ -254,108 +285,111 @@ def _marriage_lead(state, rules, legal):
 
 
 @njit(cache=True, inline="always")
-def _lead(state, rules, legal, me, hand, unseen, possible, bottom):
+def _strict_lead(state, rules, me, hand, possible):
+    """Rule 6 after the marriage: a sure winner, or -1."""
+    trumps = suit_cards(state.trump)
+    masters = _masters(hand, possible)
+    trump_masters = masters & trumps
+    if trump_masters and possible & trumps:
+        return _most_points(trump_masters)
+    if masters and possible & trumps:
+        # A plain master is safe from a ruff only if he must follow suit and surely holds
+        # its suit: once the talon is exhausted he holds every card he may hold, after a
+        # close only his shown ones.
+        holds = possible if state.closed_by < 0 else state.shown[1 - me]
+        safe = np.int64(0)
+        for suit in range(NUM_SUITS):
+            if rules.must_follow and holds & suit_cards(suit):
+                safe |= masters & suit_cards(suit)
+        masters = safe
+    return _most_points(masters) if masters else -1
+
+
+@njit(cache=True, inline="always")
+def _lead(state, rules, legal, me, hand):
     """Rules 2-4 and 6: the leader's turn."""
     if legal >> A_EXCHANGE & 1:
         return A_EXCHANGE
+    unseen, possible, bottom = _unknowns(state, rules, me)
     if legal >> A_CLOSE & 1 and _should_close(state, rules, me, hand, possible & ~bottom):
         return A_CLOSE
     marriage = _marriage_lead(state, rules, legal)
     if marriage >= 0:
         return marriage
-    trumps = suit_cards(state.trump)
     if talon_open(state):
-        masters = _masters(hand & trumps, possible)
+        masters = _masters(hand & suit_cards(state.trump), possible)
         if masters:
-            card = _most_points(masters, rules)
+            card = _most_points(masters)
             gain = rules.card_points[card] + _least_points(possible, rules)
             if _total_after_win(state, me) + gain >= rules.target:
                 return card
-        return _cheapest(state, rules, hand, hand, unseen)
-    masters = _masters(hand, possible)
-    trump_masters = masters & trumps
-    if trump_masters and possible & trumps:
-        return _most_points(trump_masters, rules)
-    if masters:
-        exhausted = state.closed_by < 0
-        holds = possible if exhausted else state.shown[1 - me]
-        safe = np.int64(0)
-        for suit in range(NUM_SUITS):
-            cards = suit_cards(suit)
-            if masters & cards and (not possible & trumps or holds & cards):
-                safe |= masters & cards
-        if safe:
-            return _most_points(safe, rules)
-    return _cheapest(state, rules, hand, hand, unseen)
+    else:
+        card = _strict_lead(state, rules, me, hand, possible)
+        if card >= 0:
+            return card
+    partnered, hopes = _marriage_cards(state, rules, hand, unseen)
+    return _cheapest(state, rules, hand, partnered, hopes)
 
 
 @njit(cache=True, inline="always")
-def _follow(state, rules, legal, me, hand, unseen):
-    """Rule 5: score every legal card by the trick won or given away, less its keep value."""
-    opponent = 1 - me
+def _lead_value(state, rules, hand):
+    """Rule 5: what winning the lead is worth to a follower who could then declare."""
+    if not (talon_size(state) > 2 and talon_open(state)) and not rules.marry_strict:
+        return 0.0
+    return LEAD_VALUE_SHARE * _marriages_points(state, rules, hand, True)
+
+
+@njit(cache=True, inline="always")
+def _face_up_value(state, rules, unseen):
+    """Rule 5 at the last draw, where the trick's loser takes the face-up card and the
+    winner an unseen one: how much more the face-up card is worth (points and keep value)
+    than the average unseen card."""
+    if not (talon_open(state) and talon_size(state) == 2):
+        return 0.0
+    face_up = state.talon[state.talon_end - 1]
+    value = rules.card_points[face_up] + _keep_value(state, rules, face_up, 0, 0)
+    trumps = popcount(unseen & suit_cards(state.trump))
+    average = (_mask_points(unseen, rules) + TRUMP_KEEP * trumps) / max(popcount(unseen), 1)
+    return value - average
+
+
+@njit(cache=True, inline="always")
+def _follow(state, rules, cards, me, hand):
+    """Rule 5: the follower's card."""
+    unseen, _, _ = _unknowns(state, rules, me)
+    partnered, hopes = _marriage_cards(state, rules, hand, unseen)
     led = state.led
     led_points = rules.card_points[led]
-    last_trick = popcount(hand) == 1 and not talon_open(state)
-    bonus = rules.last_trick_bonus if last_trick and state.closed_by < 0 else 0
-    mine = _total_after_win(state, me)
-    theirs = _total_after_win(state, opponent)
-    may_marry = _marriages_later(state, rules)
+    need_mine = rules.target - _total_after_win(state, me) - led_points
+    need_theirs = rules.target - _total_after_win(state, 1 - me) - led_points
+    lead_value = _lead_value(state, rules, hand) - _face_up_value(state, rules, unseen)
     best = -1
-    best_score = -(1 << 30)
-    cards = legal & CARD_MASK
-    while cards:
-        card = trailing_zeros(cards)
-        cards &= cards - 1
-        trick = led_points + rules.card_points[card]
-        keep = _keep_value(state, rules, card, hand, unseen, may_marry)
+    best_score = -1e9
+    rest = cards
+    while rest:
+        card = trailing_zeros(rest)
+        rest &= rest - 1
+        points = rules.card_points[card]
+        keep = _keep_value(state, rules, card, partnered, hopes)
         if follower_wins(state, rules, led, card):
-            score = led_points - keep
-            if mine + trick + bonus >= rules.target:
+            score = led_points - keep + lead_value
+            if points >= need_mine:
                 score += WIN_DEAL
-            elif last_trick:
-                score += _last_trick_value(state, rules, me, trick + bonus)
         else:
-            score = -trick - rules.card_points[card] - keep
-            if theirs + trick + bonus >= rules.target:
+            score = -led_points - 2 * points - keep
+            if points >= need_theirs:
                 score -= WIN_DEAL
-            elif last_trick:
-                score -= _last_trick_value(state, rules, opponent, trick + bonus)
         if score > best_score:
             best, best_score = card, score
     return best
 
 
 @njit(cache=True, inline="always")
-def _last_trick_value(state, rules, winner, trick):
-    """What taking the deal's last trick is worth to ``winner`` when it ends the deal
-    without a claim (rule 5): the deal itself if the rules give it to him."""
-    if state.closed_by >= 0:
-        return 0
-    if rules.exhausted_rule == EXHAUSTED_LAST_TRICK:
-        return WIN_DEAL
-    if rules.exhausted_rule == EXHAUSTED_HIGHER_TOTAL:
-        if total(state, rules, winner) + trick > total(state, rules, 1 - winner):
-            return WIN_DEAL
-    return 0
-
-
-@njit(cache=True)
-def heuristic_action(state, rules):
-    """The heuristic's action id in ``state``, a record blanked by ``worlds.hide_from`` for
-    the player to move (rules 1-7 of the module docstring)."""
-    legal = legal_mask(state, rules)
-    me = state.to_move
-    phase = state.phase
-    reached = total(state, rules, me) >= rules.target
-    if legal >> A_CLAIM & 1 and reached:
-        return A_CLAIM
-    if phase == FINAL_CLAIM:
-        return A_PASS
-    if phase == CLOSE_EXCHANGE:
-        return A_EXCHANGE_ON_CLOSE if legal >> A_EXCHANGE_ON_CLOSE & 1 else A_PASS
+def _unknowns(state, rules, me):
+    """``(unseen, possible, bottom)``: the cards I have not seen, those the opponent may
+    hold (or still draw), and the talon's last card as a mask (0 if the talon is empty)."""
     opponent = 1 - me
-    hand = state.hand[me]
-    seen = hand | state.won[0] | state.won[1] | state.shown[opponent]
+    seen = state.hand[me] | state.won[0] | state.won[1] | state.shown[opponent]
     if state.led >= 0:
         seen |= np.int64(1) << state.led
     bottom = np.int64(0)
@@ -365,15 +399,33 @@ def heuristic_action(state, rules):
     possible = state.shown[opponent] | (unseen & ~state.excluded[opponent])
     if talon_open(state):
         possible |= bottom
-    if phase == PRE_DRAW:
-        if _should_close(state, rules, me, hand, possible & ~bottom):
-            return A_CLOSE
-        return A_DRAW
+    return unseen, possible, bottom
+
+
+@njit(cache=True)
+def heuristic_action(state, rules):
+    """The heuristic's action id in ``state``, a record blanked by ``worlds.hide_from`` for
+    the player to move (rules 1-6 of the module docstring)."""
+    legal = legal_mask(state, rules)
+    me = state.to_move
+    phase = state.phase
     if phase == FOLLOW:
         if legal >> A_EXCHANGE & 1:
             return A_EXCHANGE
-        return _follow(state, rules, legal, me, hand, unseen)
-    claim = _claim_marriage(state, rules, legal, me)
-    if claim >= 0:
-        return claim
-    return _lead(state, rules, legal, me, hand, unseen, possible, bottom)
+        if legal & (legal - 1) == 0:
+            return trailing_zeros(legal)
+        return _follow(state, rules, legal, me, state.hand[me])
+    if legal >> A_CLAIM & 1 and total(state, rules, me) >= rules.target:
+        return A_CLAIM
+    if phase == FINAL_CLAIM:
+        return A_PASS
+    if phase == CLOSE_EXCHANGE:
+        return A_EXCHANGE_ON_CLOSE if legal >> A_EXCHANGE_ON_CLOSE & 1 else A_PASS
+    hand = state.hand[me]
+    if phase == PRE_DRAW:
+        _, possible, bottom = _unknowns(state, rules, me)
+        return A_CLOSE if _should_close(state, rules, me, hand, possible & ~bottom) else A_DRAW
+    marriage = _winning_marriage(state, rules, legal, me)
+    if marriage >= 0:
+        return marriage
+    return _lead(state, rules, legal, me, hand)

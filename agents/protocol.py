@@ -210,25 +210,19 @@ def _play_in_numba(game: Game, specs: tuple[str, str], policies, seeds) -> list[
     fast.play_policy_deals(game.rule_array, policies, deal_seeds, results, plies, actors, actions)
     canonical = tuple(make(spec, 0).spec for spec in specs)
     played = []
-    for i, seed in enumerate(seeds):
-        row = dict(zip(fast.RESULT_COLUMNS, results[i].tolist(), strict=True))
-        winner = row["winner"]
-        n = plies[i]
+    for i, (seed, row, n) in enumerate(zip(seeds, results.tolist(), plies, strict=True)):
+        dealer, winner, points, reason, total_0, total_1, closer, close_trick, tricks, *made = row
         played.append(
             DealResult(
                 seed=seed,
-                dealer=row["dealer"],
+                dealer=dealer,
                 specs=canonical,
-                outcome=(
-                    None if winner < 0 else winner,
-                    row["game_points"],
-                    core.REASONS[row["reason"]],
-                ),
-                card_points=(row["card_points_0"], row["card_points_1"]),
-                closed_by=None if row["closed_by"] < 0 else row["closed_by"],
-                close_trick=row["close_trick"],
-                tricks_played=row["tricks_played"],
-                decisions=(row["decisions_0"], row["decisions_1"]),
+                outcome=(None if winner < 0 else winner, points, core.REASONS[reason]),
+                card_points=(total_0, total_1),
+                closed_by=None if closer < 0 else closer,
+                close_trick=close_trick,
+                tricks_played=tricks,
+                decisions=tuple(made),
                 decision_seconds=(math.nan, math.nan),
                 error=None,
                 error_seat=None,

@@ -312,7 +312,8 @@ def _run(argv: list[str] | None) -> int:
         "Heuristic vs heuristic deals: on the numba path (whole deals inside numba; also "
         "random vs random, with random playouts beside them as the yardstick), and on the "
         "Python path (a view and an act() call per decision) in one process, in a pool of 2 "
-        "processes and on a local Dask cluster of 2 workers (warm workers; start-up excluded).",
+        "processes and on a local Dask cluster of 2 workers (start-up excluded; the best "
+        "of three rounds each).",
         "sixty_six",
         ("deals", 200_000, "deals on the numba path", PLAYOUT_DEALS_LIMIT),
         "seed of the first deal (the next use seed + 1, seed + 2, ...)",

@@ -1,0 +1,290 @@
+"""The heuristic agent (agents/heuristic.py): a legal action in every decision of every
+preset and claim mode, its rules in built positions, its blindness to hidden cards, and
+(slow) its strength against uniformly random play.
+
+Built positions use ``dealer=1``, so the non-dealer N, who leads trick 1, is player 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import game_of
+from numba import njit
+from sixtysix.agents.heuristic import heuristic_action
+
+import sixtysix
+from sixtysix import core, worlds
+from sixtysix.actions import action_name
+from sixtysix.bits import nth_set_bit, popcount
+from sixtysix.cards import card_name
+
+ALL_PRESETS = tuple(sixtysix.PRESETS)
+CLAIM_MODES = ("automatic", "manual", "optional_verified")
+N, D = 0, 1
+
+
+@njit(cache=True)
+def _act(view_array, rules_array):
+    return heuristic_action(view_array[0], rules_array[0])
+
+
+def act(state: sixtysix.State) -> str:
+    """The heuristic's action for the player to move, from his blanked record."""
+    view = core.copy_record(state.array)
+    worlds.hide_from(view, state.game.rule_array, state.current_player)
+    return action_name(int(_act(view, state.game.rule_array)))
+
+
+@njit(cache=True)
+def mixed_deals(rules_array, deals, seed):
+    """Play ``deals`` deals in which each action is, on a coin flip, the heuristic's or a
+    uniformly random one; the heuristic is asked at every decision.
+
+    Returns (decisions, illegal choices, claim errors): a claim error is a missed claim
+    at the target or a claim (``claim`` or ``marry-claim``) short of it.
+    """
+    rules = rules_array[0]
+    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    state = state_array[0]
+    deck = np.empty(rules.deck_size, dtype=np.int64)
+    n = 0
+    for card in range(core.NUM_CARD_INDICES):
+        if (rules.deck_mask >> card) & 1:
+            deck[n] = card
+            n += 1
+    rng = core.seed_rng(seed)
+    decisions = illegal = claim_errors = 0
+    for _ in range(deals):
+        rng, dealer = core.shuffle_and_cut(deck, rng)
+        core.deal(state, rules, deck, dealer)
+        while state.phase != core.OVER:
+            player = state.to_move
+            view_array[:] = state_array
+            worlds.hide_from(view_array, rules_array, player)
+            action = heuristic_action(view_array[0], rules)
+            legal = core.legal_mask(state, rules)
+            decisions += 1
+            if action < 0 or action >= core.NUM_ACTIONS or not (legal >> action) & 1:
+                illegal += 1
+                action = nth_set_bit(legal, 0)
+            reached = core.total(state, rules, player) >= rules.target
+            if (legal >> core.A_CLAIM) & 1 and (action == core.A_CLAIM) != reached:
+                if not (action >= core.A_MARRY_CLAIM and not reached):
+                    claim_errors += 1
+            if action >= core.A_MARRY_CLAIM:
+                value = core.marriage_value(state, rules, action - core.A_MARRY_CLAIM)
+                if state.tricks[player] == 0 or core.total(state, rules, player) + value < (
+                    rules.target
+                ):
+                    claim_errors += 1
+            rng, coin = core.random_below(rng, 2)
+            if coin:
+                rng, choice = core.random_below(rng, popcount(legal))
+                action = nth_set_bit(legal, choice)
+            core.apply_action(state, rules, action)
+    return decisions, illegal, claim_errors
+
+
+@njit(cache=True)
+def against_random(rules_array, deals, seed):
+    """Heuristic (seat alternating by deal) against uniform random play: per deal the
+    heuristic's score (1 won, 0.5 no winner, 0 lost) and its net game points."""
+    rules = rules_array[0]
+    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    state = state_array[0]
+    deck = np.empty(rules.deck_size, dtype=np.int64)
+    n = 0
+    for card in range(core.NUM_CARD_INDICES):
+        if (rules.deck_mask >> card) & 1:
+            deck[n] = card
+            n += 1
+    rng = core.seed_rng(seed)
+    scores = np.empty(deals)
+    net_points = np.empty(deals)
+    for i in range(deals):
+        hero = i & 1
+        rng, dealer = core.shuffle_and_cut(deck, rng)
+        core.deal(state, rules, deck, dealer)
+        while state.phase != core.OVER:
+            player = state.to_move
+            if player == hero:
+                view_array[:] = state_array
+                worlds.hide_from(view_array, rules_array, player)
+                action = heuristic_action(view_array[0], rules)
+            else:
+                legal = core.legal_mask(state, rules)
+                rng, choice = core.random_below(rng, popcount(legal))
+                action = nth_set_bit(legal, choice)
+            core.apply_action(state, rules, action)
+        if state.winner < 0:
+            scores[i], net_points[i] = 0.5, 0.0
+        elif state.winner == hero:
+            scores[i], net_points[i] = 1.0, state.game_points
+        else:
+            scores[i], net_points[i] = 0.0, -state.game_points
+    return scores, net_points
+
+
+def deck_for(game, hands, face_up, talon_top=(), dealer=D):
+    """A deck dealing ``hands[p]`` to player p and ``face_up`` as the trump card; the
+    talon starts with ``talon_top`` (top first), the other cards follow in card order."""
+    rules = game.rule_array[0]
+    deck = [None] * int(rules["deck_size"])
+    dealt = [hands[0].split(), hands[1].split()]
+    for k in range(2 * int(rules["hand_size"])):
+        player = 1 - dealer if rules["hand_owner"][k] == 0 else dealer
+        deck[rules["hand_positions"][k]] = dealt[player].pop(0)
+    assert dealt == [[], []]
+    deck[rules["trump_position"]] = face_up
+    used = {*hands[0].split(), *hands[1].split(), face_up, *talon_top}
+    rest = [*talon_top, *(card_name(c) for c in game.deck_cards if card_name(c) not in used)]
+    for k, card in enumerate(rest):
+        deck[rules["talon_positions"][k]] = card
+    return deck
+
+
+def built(preset, hands, face_up, actions=(), talon_top=(), **overrides):
+    game = game_of(preset, **overrides)
+    return game.replay(deck_for(game, hands, face_up, talon_top), D, actions)
+
+
+# ---- legality and claims everywhere -------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", CLAIM_MODES)
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_legal_action_and_exact_claims_in_every_decision(preset, mode):
+    decisions, illegal, claim_errors = mixed_deals(game_of(preset, mode).rule_array, 300, 7)
+    assert decisions > 3000
+    assert illegal == 0
+    assert claim_errors == 0
+
+
+@pytest.mark.parametrize(
+    "preset, overrides",
+    [
+        ("sixty_six", dict(exchange_timing="any_time_after_trick_won")),
+        ("sixty_six", dict(trick_winner_rule="value_always")),
+        ("snapszer", dict(close_min_talon=4, exchange_min_talon=4)),
+        ("czech", dict(strict_must_follow=False, strict_must_trump=False)),
+        ("mini_2x3", dict(claim_mode="manual")),
+        ("mini_2x4", dict(claim_mode="optional_verified")),
+    ],
+)
+def test_legal_action_under_other_options(preset, overrides):
+    decisions, illegal, claim_errors = mixed_deals(game_of(preset, **overrides).rule_array, 300, 3)
+    assert decisions > 300
+    assert (illegal, claim_errors) == (0, 0)
+
+
+# ---- its rules in built positions -------------------------------------------------------
+
+# sixty_six, trumps spades: N holds top cards, D low plain cards; N leads every trick.
+STRONG_N = "AS TS KS AH TH AD"
+WEAK_D = "9C JC QC 9D JD QD"
+FIVE_TRICKS = [  # N: 11, 23, 37, 48, 60 card points, drawing after each trick
+    *("play AH", "play 9C", "draw", "play TH", "play JC", "draw", "play AD", "play QC"),
+    *("draw", "play AS", "play 9D", "draw", "play TS", "play JD"),
+]
+
+
+def test_claims_exactly_when_the_target_is_reached():
+    state = built("sixty_six", (STRONG_N, WEAK_D), "9S", FIVE_TRICKS, claim_mode="manual")
+    assert state.phase == core.PRE_DRAW and state.card_points[N] == 60
+    assert act(state) != "claim"
+    state.apply("draw").apply("play KS").apply("play QD")  # the last draw: no pre-draw point
+    assert state.card_points[N] == 67 and "claim" in state.legal_actions()
+    assert act(state) == "claim"
+
+
+@pytest.mark.parametrize(
+    "mode, going_out", [("manual", "marry-claim H"), ("automatic", "marry QH")]
+)
+def test_declares_a_marriage_and_goes_out_on_one(mode, going_out):
+    hands = ("AS TS QH AH TH AD", WEAK_D)
+    state = built("sixty_six", hands, "9S", FIVE_TRICKS[:3], ("KH",), claim_mode=mode)
+    assert act(state) == "marry QH"  # N drew KH; his 11 and the 20 are short of 66
+    state = built("sixty_six", hands, "9S", FIVE_TRICKS[:12], ("KH",), claim_mode=mode)
+    assert state.card_points[N] == 48
+    assert act(state) == going_out
+
+
+@pytest.mark.parametrize("preset, card", [("sixty_six", "QS"), ("vu_schnapsen", "KS")])
+def test_declares_the_forty_before_the_twenty(preset, card):
+    hands = ("KS QS KH QH 9C AD", "9D JD QD 9H JH AH")
+    if preset == "vu_schnapsen":
+        hands = ("KS QS KH QH AD", "JD QD JH AH JC")
+    assert act(built(preset, hands, "AS")) == f"marry {card}"
+
+
+def test_takes_a_led_ten_with_the_ace_and_a_led_ace_with_the_lowest_trump():
+    hands = ("TH AC 9D JD QD KD", "AH 9C JS AS QC 9H")
+    assert act(built("sixty_six", hands, "9S", ["play TH"])) == "play AH"
+    hands = ("AH AC 9D JD QD KD", "TC 9C JS AS QC JH")
+    assert act(built("sixty_six", hands, "9S", ["play AH"])) == "play JS"
+
+
+def test_throws_its_cheapest_card_on_a_low_lead():
+    hands = ("9H AC 9D JD QD KD", "TC JC JS AS KH QH")
+    assert act(built("sixty_six", hands, "9S", ["play 9H"])) == "play JC"
+
+
+def test_closes_with_an_overwhelming_hand_only():
+    assert act(built("sixty_six", (STRONG_N, WEAK_D), "9S")) == "close"
+    assert act(built("sixty_six", (WEAK_D, STRONG_N), "9S")) == "play 9C"
+
+
+def test_exchanges_and_exchanges_on_the_close():
+    hands = ("JS TC TD KH QC", "JC QD AH TS KS")
+    assert act(built("schnapsen", hands, "AS")) == "exchange"
+    state = built("sixty_six", ("AC AD AH TC TD TH", "9S JC 9D JD 9H JH"), "AS", ["close"])
+    assert state.phase == core.CLOSE_EXCHANGE and act(state) == "exchange-on-close"
+
+
+def test_leads_its_sure_winners_in_the_strict_phase():
+    # N closes at once and draws trumps; once D shows he has none, N cashes a plain ace.
+    state = built("sixty_six", (STRONG_N, WEAK_D), "9S", ["close"])
+    assert act(state) == "play AS"
+    assert act(state.apply("play AS").apply("play 9C")) == "play AD"
+
+
+# ---- it sees only its own view ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_action_depends_only_on_what_the_player_may_know(preset):
+    """In every world consistent with the mover's view, the heuristic chooses the same
+    action, whether it is given the world blanked by ``hide_from`` or the world itself."""
+    game = game_of(preset, "manual")
+    rng = np.random.default_rng(1)
+    checked = 0
+    for seed in range(12):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            player = state.current_player
+            view = state.view(player)
+            expected = int(_act(view.record, game.rule_array))
+            records = view.sample_world_records(6, seed * 1000 + len(state.history_ids))
+            for k in range(len(records)):
+                world = records[k : k + 1]
+                assert int(_act(world, game.rule_array)) == expected
+                worlds.hide_from(world, game.rule_array, player)
+                assert int(_act(world, game.rule_array)) == expected
+                checked += 1
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.integers(len(legal))] if rng.random() < 0.5 else expected)
+    assert checked > 500
+
+
+# ---- strength --------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["sixty_six", "schnapsen"])
+def test_wins_most_deals_against_random_play(preset):
+    scores, net_points = against_random(sixtysix.Game(preset).rule_array, 5000, 11)
+    assert scores.mean() >= 0.85
+    assert net_points.mean() > 1.4
