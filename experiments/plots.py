@@ -58,9 +58,7 @@ def plot_head_to_head(summary: Summary, measure: str = "win") -> Figure:
     axes.set_yticks(range(len(names)), names)
     axes.set_xlabel("opponent")
     axes.set_ylabel("agent")
-    axes.set_title(
-        f"{label.capitalize()} of the row agent against the column agent (± 95% interval)"
-    )
+    axes.set_title(f"{label.capitalize()} of the row agent\nagainst the column agent (± 95%)")
     figure.colorbar(image, ax=axes, label=label)
     return figure
 
@@ -70,7 +68,7 @@ def plot_ratings(summary: Summary) -> Figure:
     table = summary.ratings.iloc[::-1]
     rating = table["rating"].to_numpy()
     errors = [rating - table["rating_low"].to_numpy(), table["rating_high"].to_numpy() - rating]
-    figure = Figure(figsize=(6.5, 1.2 + 0.5 * len(table)), layout="constrained")
+    figure = Figure(figsize=(6.5, 1.6 + 0.5 * len(table)), layout="constrained")
     axes = figure.subplots()
     axes.errorbar(rating, range(len(table)), xerr=errors, fmt="o", capsize=4)
     axes.axvline(0, color="grey", linewidth=0.8)
@@ -78,7 +76,7 @@ def plot_ratings(summary: Summary) -> Figure:
     zero = "mean 0" if summary.anchor is None else f"{summary.anchor} at 0"
     axes.set_xlabel(f"Bradley–Terry rating, Elo scale ({zero})")
     axes.set_title(
-        f"Ratings with bootstrap 95% intervals ({summary.resamples} resamples, seed {summary.seed})"
+        f"Ratings, bootstrap 95% intervals\n({summary.resamples} resamples, seed {summary.seed})"
     )
     return figure
 
@@ -102,5 +100,5 @@ def save_plots(results_path: str | Path, summary: Summary | None = None) -> tupl
 def _save(figure: Figure, path: Path) -> None:
     """Save ``figure`` as a PNG through a temporary file beside ``path`` (never half-written)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    figure.savefig(temporary, dpi=150, format="png")
+    figure.savefig(temporary, dpi=150, format="png", bbox_inches="tight")
     os.replace(temporary, path)

@@ -565,9 +565,16 @@ def _saved(config: TournamentConfig, out: Path, played: int) -> str:
     )
 
 
-def load_results(path: str | os.PathLike) -> tuple[TournamentConfig, pd.DataFrame]:
-    """The configuration and the rows of a results file."""
-    return _config_of(path), pq.read_table(path).to_pandas()
+def read_results(path: str | os.PathLike) -> pd.DataFrame:
+    """The rows of a results file (read without rebuilding its configuration, so its agents'
+    modules need not be importable)."""
+    try:
+        config = stored_config(path)
+    except pa.ArrowInvalid as error:
+        raise ValueError(f"{path} is not a Parquet file: {error}") from None
+    if config is None:
+        raise ValueError(f"{path} is not a sixtysix results file (no configuration in it)")
+    return pq.read_table(path).to_pandas()
 
 
 def _config_of(path: str | os.PathLike) -> TournamentConfig:

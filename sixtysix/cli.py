@@ -37,7 +37,7 @@ from .experiments.tournament import (
     TournamentInterrupted,
     check_scheduler,
     check_time_limit,
-    load_results,
+    read_results,
     replay_row,
     run_tournament,
 )
@@ -554,9 +554,9 @@ def _tournament(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
 
 def _print_summary(path: str, markdown: bool = False, plots: bool = True) -> None:
     """Print the summary tables of a results file and save its plots beside it."""
-    config, results = load_results(path)
+    results = read_results(path)  # the rows alone: no agent module needs to be importable
     summary = summarize(results)
-    print(f"tournament {config.tournament_id}: {len(results)} deals in {path}\n")
+    print(f"tournament {results['tournament_id'].iloc[0]}: {len(results)} deals in {path}\n")
     print(summary.to_markdown() if markdown else summary.to_text())
     if plots:
         print("\nplots: " + ", ".join(str(figure) for figure in save_plots(path, summary)))
