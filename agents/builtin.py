@@ -10,7 +10,10 @@ from .base import Agent
 
 class PolicyAgent(Agent):
     """An agent that plays a numba policy of ``fast`` on the view's blanked record, with its
-    own random stream: the very choices ``fast.play_policy_deals`` makes for the same seed."""
+    own random stream: the very choices ``fast.play_policy_deals`` makes for the same seed.
+    ``noise`` is the probability of a uniform legal action instead of the policy's."""
+
+    noise = 0.0
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -18,7 +21,7 @@ class PolicyAgent(Agent):
 
     def act(self, view) -> str:
         action = fast.policy_action_array(
-            self.policy, view.record, view.game.rule_array, self._stream
+            self.policy, self.noise, view.record, view.game.rule_array, self._stream
         )
         return action_name(action)
 
@@ -30,6 +33,13 @@ class RandomAgent(PolicyAgent):
 
 
 class HeuristicAgent(PolicyAgent):
-    """Expert rules of thumb, deterministic; its rules are in ``sixtysix.agents.heuristic``."""
+    """Expert rules of thumb (``sixtysix.agents.heuristic``), deterministic unless ``noise``
+    (the probability of a uniform legal action instead, for a ladder of weaker players)."""
 
     policy = fast.HEURISTIC
+
+    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
+        super().__init__(seed)
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"invalid noise {noise!r}: noise must be a probability in [0, 1]")
+        self.noise = float(noise)

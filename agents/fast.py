@@ -23,6 +23,7 @@ from .heuristic import heuristic_action
 RANDOM = 0  # policy codes
 HEURISTIC = 1
 MAX_PLIES = 128  # a bound on the actions of one deal, far above any legal deal's count
+NOISE_STEPS = 1 << 30  # the resolution of a noise probability
 
 _AGENT_SEED_SALT = np.uint64(0xA0761D6478BD642F)  # separates agent streams from deal seeds
 
@@ -63,23 +64,31 @@ def draw_below(stream, n):
 
 
 @njit(cache=True, inline="always")
-def policy_action(policy, view, rules, stream):
-    """The action id that ``policy`` chooses in the blanked record ``view``."""
-    if policy == HEURISTIC:
-        return heuristic_action(view, rules)
+def random_action(view, rules, stream):
+    """A uniform legal action."""
     legal = core.legal_mask(view, rules)
     return nth_set_bit(legal, draw_below(stream, popcount(legal)))
 
 
+@njit(cache=True, inline="always")
+def policy_action(policy, noise, view, rules, stream):
+    """The action id that ``policy`` chooses in the blanked record ``view``; with probability
+    ``noise`` (drawn from ``stream`` only when positive) a uniform legal action instead."""
+    if policy == RANDOM or (noise > 0.0 and draw_below(stream, NOISE_STEPS) < noise * NOISE_STEPS):
+        return random_action(view, rules, stream)
+    return heuristic_action(view, rules)
+
+
 @njit(cache=True)
-def policy_action_array(policy, view_array, rules_array, stream):
+def policy_action_array(policy, noise, view_array, rules_array, stream):
     """``policy_action`` on one-element record arrays (for the Python agents)."""
-    return policy_action(policy, view_array[0], rules_array[0], stream)
+    return policy_action(policy, noise, view_array[0], rules_array[0], stream)
 
 
 @njit(cache=True)
-def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors, actions):
-    """Play one deal per seed between ``policies[0]`` (seat 0) and ``policies[1]`` (seat 1).
+def play_policy_deals(rules_array, policies, noises, deal_seeds, results, plies, actors, actions):
+    """Play one deal per seed between ``policies[0]`` (seat 0) and ``policies[1]`` (seat 1),
+    with ``noises`` (see ``policy_action``).
 
     Deals are ``Game.new_deal(seed=deal_seeds[i])``; each seat's stream starts from
     ``agent_seed(deal_seed, seat)``. Policies other than ``RANDOM`` see the mover's record
@@ -116,11 +125,11 @@ def play_policy_deals(rules_array, policies, deal_seeds, results, plies, actors,
             player = state.to_move
             policy = policies[player]
             if policy == RANDOM:  # random reads only the legal actions, alike on both records
-                action = policy_action(policy, state, rules, streams[player])
+                action = random_action(state, rules, streams[player])
             else:
                 view_array[:] = state_array
                 hide_from(view_array, rules_array, player)
-                action = policy_action(policy, view, rules, streams[player])
+                action = policy_action(policy, noises[player], view, rules, streams[player])
             if action == core.A_CLOSE:
                 close_trick = state.tricks_done
             core.apply_action(state, rules, action)

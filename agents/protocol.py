@@ -97,7 +97,7 @@ def play_deals(
     policies = [policy_of(agent) if isinstance(agent, str) else None for agent in agents]
     if None in policies:
         return [_play(game.new_deal(seed=seed), seed, agents, time_limit) for seed in seeds]
-    return _play_in_numba(game, tuple(agents), np.array(policies), seeds)
+    return _play_in_numba(game, tuple(agents), policies, seeds)
 
 
 def play_match(game: Game, agents: Sequence, seed: int, *, time_limit: float | None = None):
@@ -200,14 +200,18 @@ def _legal_id(choice, view) -> int | None:
 
 
 def _play_in_numba(game: Game, specs: tuple[str, str], policies, seeds) -> list[DealResult]:
-    """Deals between two numba policies, played by ``fast.play_policy_deals``."""
+    """Deals between two numba policies (``(code, noise)`` pairs), played by
+    ``fast.play_policy_deals``."""
     count = len(seeds)
     results = np.empty((count, len(fast.RESULT_COLUMNS)), dtype=np.int64)
     plies = np.empty(count, dtype=np.int64)
     actors = np.empty((count, fast.MAX_PLIES), dtype=np.int8)
     actions = np.empty((count, fast.MAX_PLIES), dtype=np.int8)
     deal_seeds = np.array(seeds, dtype=np.uint64)
-    fast.play_policy_deals(game.rule_array, policies, deal_seeds, results, plies, actors, actions)
+    codes, noises = (np.array(column) for column in zip(*policies, strict=True))
+    fast.play_policy_deals(
+        game.rule_array, codes, noises, deal_seeds, results, plies, actors, actions
+    )
     canonical = tuple(make(spec, 0).spec for spec in specs)
     played = []
     for i, (seed, row, n) in enumerate(zip(seeds, results.tolist(), plies, strict=True)):

@@ -53,6 +53,14 @@ BUILTIN: dict[str, AgentInfo] = {
             "heuristic",
             HeuristicAgent,
             "expert rules of thumb for closing, marriages, trumps and sure winners",
+            (
+                Parameter(
+                    "noise",
+                    float,
+                    0.0,
+                    "probability of a uniform legal action instead (weaker players, for ladders)",
+                ),
+            ),
         ),
     )
 }
@@ -105,12 +113,13 @@ def make(spec: str, seed: int = 0):
     return agent
 
 
-def policy_of(spec: str) -> int | None:
-    """The numba policy code of the agent a spec names, or None if it has no fast path."""
-    parsed = parse_spec(spec)
-    if parsed.info is None or parsed.params:
+def policy_of(spec: str) -> tuple[int, float] | None:
+    """The numba policy code and noise of the built-in agent a spec names, or None if it has
+    no fast path."""
+    if parse_spec(spec).info is None:
         return None
-    return parsed.factory.policy
+    agent = make(spec, 0)
+    return None if agent.policy is None else (agent.policy, agent.noise)
 
 
 def available() -> list[dict]:

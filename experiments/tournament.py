@@ -47,7 +47,7 @@ from sixtysix.rules import make_rules
 
 from .store import ResultStore, canonical_json, stored_config
 
-DEFAULT_AGENTS = ("random", "heuristic")
+DEFAULT_AGENTS = ("heuristic", "heuristic:noise=0.1", "heuristic:noise=0.3", "random")
 DEFAULT_DEALS = 2000
 BATCHES_PER_SLOT = 16  # batches per worker (or Dask thread): a smooth progress bar
 MAX_BATCH = {"deals": 2000, "matches": 250}  # units per batch, so that progress keeps moving
@@ -462,13 +462,30 @@ def _start_worker(path: list[str], folder: str) -> None:
 
 
 def _on_dask(client, config_json: str, batches: list[Batch]):
-    """The batches on the cluster of a ``distributed.Client``."""
+    """The batches on the cluster of a ``distributed.Client``, after sending the workers the
+    source of every user agent module that is a single file."""
     import distributed
 
+    for path in _user_module_files(json.loads(config_json)["agents"]):
+        client.upload_file(str(path))
     futures = {
         client.submit(play_batch, config_json, batch, pure=False): batch for batch in batches
     }
     yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
+
+
+def _user_module_files(specs: list[str]) -> list[Path]:
+    """The source files of the top-level single-file modules of the user agents in ``specs``
+    (a package must be importable on the workers by itself)."""
+    files = []
+    for spec in specs:
+        if agents.parse_spec(spec).info is not None:
+            continue
+        name = spec.split(":")[0]
+        source = getattr(sys.modules.get(name), "__file__", None)
+        if "." not in name and source and source.endswith(".py"):
+            files.append(Path(source))
+    return sorted(set(files))
 
 
 @contextlib.contextmanager

@@ -275,7 +275,7 @@ def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray
     from .agents import fast
     from .agents.specs import policy_of
 
-    policies = np.array([policy_of(spec) for spec in pair])
+    codes, noises = (np.array(column) for column in zip(*map(policy_of, pair), strict=True))
     count = len(seeds)
     outputs = (
         np.empty((count, len(fast.RESULT_COLUMNS)), dtype=np.int64),
@@ -283,11 +283,11 @@ def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray
         np.empty((count, fast.MAX_PLIES), dtype=np.int8),
         np.empty((count, fast.MAX_PLIES), dtype=np.int8),
     )
-    fast.play_policy_deals(game.rule_array, policies, seeds[:1], *outputs)  # compile first
+    fast.play_policy_deals(game.rule_array, codes, noises, seeds[:1], *outputs)  # compile first
     speeds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
-        fast.play_policy_deals(game.rule_array, policies, seeds, *outputs)
+        fast.play_policy_deals(game.rule_array, codes, noises, seeds, *outputs)
         speeds.append(count / (time.perf_counter() - start))
     return max(speeds)
 

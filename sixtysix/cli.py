@@ -201,6 +201,8 @@ def _check_deal_seeds(command: argparse.ArgumentParser, seed: int, deals: int) -
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``sixtysix`` command; its exit code."""
+    if os.getcwd() not in sys.path:  # agent modules beside the user import, as with python -m
+        sys.path.insert(0, os.getcwd())
     try:
         return _run(argv)
     except BrokenPipeError:  # the reader closed the pipe (``sixtysix presets | head``)

@@ -40,6 +40,9 @@ def test_make_builds_a_seeded_agent_with_its_canonical_spec(name):
         ("", "give a name such as random, heuristic"),
         ("nobody", "unknown agent 'nobody'"),
         ("random:depth=3", "unknown parameter 'depth'; valid: none"),
+        ("heuristic:depth=3", "unknown parameter 'depth'; valid: noise"),
+        ("heuristic:noise=lots", "noise='lots' is not valid; noise must be a number of type float"),
+        ("heuristic:noise=1.5", "invalid noise 1.5: noise must be a probability in"),
         ("random:depth", "'depth' is not key=value"),
         ("random:a=1:b=2", "write name:key=value"),
         ("no_such_module_xyz:Bot", "cannot import module 'no_such_module_xyz'"),
@@ -188,7 +191,9 @@ def _same_play(fast, slow):
 
 
 @pytest.mark.parametrize("preset", [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS])
-@pytest.mark.parametrize("pair", [("random", "random"), ("heuristic", "random")])
+@pytest.mark.parametrize(
+    "pair", [("random", "random"), ("heuristic", "random"), ("heuristic:noise=0.3", "heuristic")]
+)
 def test_numba_deals_match_the_python_agents_move_for_move(preset, pair):
     game = sixtysix.Game(preset)
     seeds = [3, 2**64 - 1, 12345678901234567890, *range(20)]
@@ -205,6 +210,20 @@ def test_numba_and_python_agree_under_every_claim_mode(claim_mode):
     pair = ("heuristic", "heuristic")
     for fast_result in agents.play_deals(game, pair, range(30)):
         _same_play(fast_result, agents.play_deal(game, pair, fast_result.seed))
+
+
+def test_noise_makes_the_heuristic_weaker_and_one_is_random():
+    game = sixtysix.Game()
+    seeds = range(2000)
+
+    def wins(pair):
+        return sum(r.winner == 0 for r in agents.play_deals(game, pair, seeds))
+
+    assert wins(("heuristic", "random")) > wins(("heuristic:noise=0.5", "random"))
+    fully = agents.play_deals(game, ("heuristic:noise=1", "random"), seeds[:50])
+    python = [agents.play_deal(game, ("heuristic:noise=1", "random"), seed) for seed in seeds[:50]]
+    assert [r.history_ids for r in fully] == [r.history_ids for r in python]
+    assert agents.make("heuristic:noise=0.25", 1).spec == "heuristic:noise=0.25"
 
 
 def test_play_deals_takes_the_python_path_for_agent_objects():
@@ -242,7 +261,7 @@ def assert_blind_to_hidden_cards(spec: str, game, seed: int, worlds: int = 6) ->
     assert final.is_terminal
 
 
-@pytest.mark.parametrize("spec", BUILT_IN)
+@pytest.mark.parametrize("spec", [*BUILT_IN, "heuristic:noise=0.5"])
 @pytest.mark.parametrize("preset", ["sixty_six", "schnapsen", "vu_schnapsen"])
 def test_agents_do_not_see_hidden_cards(spec, preset):
     for seed in range(4):

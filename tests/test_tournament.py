@@ -497,3 +497,37 @@ def test_agents_lists_the_built_ins_as_a_table_and_as_json(capsys):
     assert any(line.startswith("random ") for line in lines)
     code, output, _ = cli_run(capsys, "agents", "--json")
     assert code == 0 and json.loads(output) == sixtysix.agents.available()
+
+
+def test_a_dask_run_sends_single_file_user_modules_to_the_workers(agent_folder):
+    from sixtysix.experiments.tournament import _user_module_files
+
+    agents_module = [f"{MODULE}:Slow:delay=0.001", "random", "heuristic:noise=0.5"]
+    assert _user_module_files(agents_module) == [agent_folder / f"{MODULE}.py"]
+    assert _user_module_files(["sixtysix.agents.builtin:RandomAgent", "random"]) == []
+
+
+def test_the_command_imports_agent_modules_from_the_folder_it_runs_in(
+    tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "beside_bots.py").write_text(
+        "class First:\n    def __init__(self, seed):\n        pass\n"
+        "    def act(self, view):\n        return view.legal_actions()[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    code, out, _ = cli_run(
+        capsys,
+        "tournament",
+        "--agents",
+        "beside_bots:First",
+        "random",
+        "--deals",
+        "3",
+        "--workers",
+        "1",
+        "--quiet",
+        "--out",
+        "r.parquet",
+    )
+    assert code == 0 and "beside_bots:First" in out
