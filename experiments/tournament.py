@@ -476,14 +476,15 @@ def _on_dask(client, config_json: str, batches: list[Batch]):
 
 def _user_module_files(specs: list[str]) -> list[Path]:
     """The source files of the top-level single-file modules of the user agents in ``specs``
-    (a package must be importable on the workers by itself)."""
+    (a package must be importable on the workers by itself). A module last loaded from a
+    closed local cluster's scratch folder has no file left, and its workers are gone."""
     files = []
     for spec in specs:
         if agents.parse_spec(spec).info is not None:
             continue
         name = spec.split(":")[0]
         source = getattr(sys.modules.get(name), "__file__", None)
-        if "." not in name and source and source.endswith(".py"):
+        if "." not in name and source and source.endswith(".py") and Path(source).is_file():
             files.append(Path(source))
     return sorted(set(files))
 

@@ -353,8 +353,8 @@ def test_a_parts_folder_of_another_configuration_is_refused_and_force_clears_it(
     with ResultStore(out, first.as_dict(), first.keys) as interrupted:
         interrupted.add("part.parquet", rows)  # left without finish(): an interrupted run
     assert (tmp_path / "t.parquet.parts" / "part.parquet").exists()
-    other = TournamentConfig(("heuristic", "random"), deals=4)
-    with pytest.raises(ResultsConflict, match="agents: \\['random', 'heuristic'\\] there"):
+    other = TournamentConfig(("random", "heuristic"), deals=4)
+    with pytest.raises(ResultsConflict, match="random'\\] there, \\['random', 'heuristic'\\] here"):
         run_tournament(other, out, workers=1, quiet=True)
     frame = run_tournament(other, out, workers=1, quiet=True, force=True)
     assert len(frame) == 8 and not (tmp_path / "t.parquet.parts").exists()
@@ -412,7 +412,8 @@ def test_rows_held_twice_after_a_kill_are_kept_once(tmp_path):
 
 def test_replay_prints_a_row_move_by_move_and_checks_its_outcome(capsys, tmp_path):
     out = tmp_path / "t.parquet"
-    frame = run_tournament(TournamentConfig(deals=3), out, workers=1, quiet=True)
+    config = TournamentConfig(("random", "heuristic"), deals=3)
+    frame = run_tournament(config, out, workers=1, quiet=True)
     code, output, _ = cli_run(capsys, "replay", out, "--row", 5)
     assert code == 0
     row = frame.iloc[5]
@@ -499,11 +500,17 @@ def test_agents_lists_the_built_ins_as_a_table_and_as_json(capsys):
     assert code == 0 and json.loads(output) == sixtysix.agents.available()
 
 
-def test_a_dask_run_sends_single_file_user_modules_to_the_workers(agent_folder):
+def test_a_dask_run_sends_single_file_user_modules_to_the_workers(tmp_path, monkeypatch):
     from sixtysix.experiments.tournament import _user_module_files
 
-    agents_module = [f"{MODULE}:Slow:delay=0.001", "random", "heuristic:noise=0.5"]
-    assert _user_module_files(agents_module) == [agent_folder / f"{MODULE}.py"]
+    (tmp_path / "upload_bots.py").write_text(
+        "class First:\n    def __init__(self, seed):\n        pass\n"
+        "    def act(self, view):\n        return view.legal_actions()[0]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    specs = ["upload_bots:First", "random", "heuristic:noise=0.5"]
+    TournamentConfig(specs, deals=1)  # checking the specs imports the module
+    assert _user_module_files(specs) == [tmp_path / "upload_bots.py"]
     assert _user_module_files(["sixtysix.agents.builtin:RandomAgent", "random"]) == []
 
 

@@ -316,9 +316,7 @@ def test_a_visible_difference_changes_key_and_tensor():
     }
     other_face_up = played(hands, "AS", one_trick)
     two_tricks = played(hands, "JS", one_trick + ["play AC", "play 9C"])
-    other_order = played(
-        hands, "JS", ["close", "pass", "play AC", "play 9C", "play AH", "play 9H"]
-    )
+    other_order = played(hands, "JS", ["close", "pass", "play AC", "play 9C", "play AH", "play 9H"])
     # The same cards won and held, the same totals: only the order of the tricks differs.
     assert two_tricks.hands == other_order.hands
     assert two_tricks.won_cards == other_order.won_cards
