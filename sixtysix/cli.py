@@ -42,7 +42,7 @@ from .experiments.tournament import (
     run_tournament,
 )
 from .game import Game
-from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
+from .rules import BOOL_OPTIONS, MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 
 ALL_PRESETS = [*PRESETS, *MINI_PRESETS]
 DESCRIPTION = (
@@ -103,6 +103,32 @@ def _time_limit(text: str) -> float:
         return check_time_limit(value)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _rule_override(text: str) -> tuple[str, object]:
+    """An argparse ``type`` for ``OPTION=VALUE``: the value typed as the option's default
+    (``true``/``false`` for on/off options, ``none`` for an unset number)."""
+    name, equals, value = text.partition("=")
+    if not equals or name not in OPTION_NAMES:
+        raise argparse.ArgumentTypeError(
+            f"invalid rule option {text!r}: write OPTION=VALUE with OPTION one of "
+            f"{', '.join(OPTION_NAMES)}"
+        )
+    default = getattr(make_rules(), name)
+    if name in BOOL_OPTIONS:
+        if value.lower() not in ("true", "false", "1", "0"):
+            raise argparse.ArgumentTypeError(f"invalid value {value!r} for {name}: true or false")
+        return name, value.lower() in ("true", "1")
+    if isinstance(default, int) or name == "match_target":
+        if value.lower() == "none" and name == "match_target":
+            return name, None
+        try:
+            return name, int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"invalid value {value!r} for {name}: an integer"
+            ) from None
+    return name, value
 
 
 def _scheduler(address: str) -> str:
@@ -384,6 +410,15 @@ def _run(argv: list[str] | None) -> int:
         help="seconds an agent may take for one decision, else it forfeits the deal "
         "(default: no limit; the numba path of two built-in agents is not timed)",
     )
+    tournament.add_argument(
+        "--rule",
+        action="append",
+        type=_rule_override,
+        default=[],
+        metavar="OPTION=VALUE",
+        help="a rule option over the preset's, e.g. claim_mode=manual (repeatable; "
+        "'sixtysix presets NAME' lists the options)",
+    )
 
     replay = _add_command(
         commands,
@@ -537,6 +572,7 @@ def _tournament(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
             deals=None if args.matches else args.deals,
             matches=args.matches,
             preset=args.preset,
+            overrides=dict(args.rule),
             seed=args.seed,
             time_limit=args.time_limit,
         )

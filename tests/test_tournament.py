@@ -465,6 +465,13 @@ BAD_ARGUMENTS = [
     ("--workers 0", "argument --workers: invalid workers 0: workers must be an integer >= 1"),
     ("--time-limit 0", "argument --time-limit: invalid time limit 0.0: the time limit must be"),
     ("--time-limit soon", "argument --time-limit: invalid time limit 'soon'"),
+    ("--rule nope=1", "argument --rule: invalid rule option 'nope=1': write OPTION=VALUE"),
+    (
+        "--rule strict_must_head=maybe",
+        "argument --rule: invalid value 'maybe' for strict_must_head",
+    ),
+    ("--rule target=x", "argument --rule: invalid value 'x' for target: an integer"),
+    ("--rule claim_mode=sometimes", "invalid value 'sometimes' for rule option 'claim_mode'"),
     ("--scheduler localhost", "argument --scheduler: invalid scheduler address 'localhost'"),
     ("--scheduler tcp://127.0.0.1:8786 --workers 2", "argument --workers: not allowed with"),
     ("--out results.csv", "argument --out: invalid results file 'results.csv'"),
@@ -538,3 +545,32 @@ def test_the_command_imports_agent_modules_from_the_folder_it_runs_in(
         "r.parquet",
     )
     assert code == 0 and "beside_bots:First" in out
+
+
+def test_rule_options_reach_the_games_played(capsys, tmp_path):
+    out = tmp_path / "t.parquet"
+    code, _, _ = cli_run(
+        capsys,
+        "tournament",
+        "--agents",
+        "heuristic",
+        "random",
+        "--deals",
+        "4",
+        "--workers",
+        "1",
+        "--preset",
+        "schnapsen",
+        "--rule",
+        "claim_mode=manual",
+        "--rule",
+        "strict_must_head=false",
+        "--rule",
+        "match_target=none",
+        "--out",
+        out,
+    )
+    assert code == 0
+    overrides = stored_config(out)["overrides"]
+    assert overrides == {"claim_mode": "manual", "match_target": None, "strict_must_head": False}
+    assert cli_run(capsys, "replay", out, "--row", 3)[0] == 0
