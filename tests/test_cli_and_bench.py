@@ -59,6 +59,24 @@ def test_bench_core_json_reports_the_documented_fields(capsys):
     assert 13 < result["plies_per_deal"] < 17
 
 
+def test_bench_tournament_json_reports_the_documented_fields(capsys):
+    args = ("bench", "tournament", "--deals", "300", "--python-deals", "6", "--json")
+    result = json.loads(run_cli(capsys, *args))
+    for name in (
+        "numba_deals_per_s",
+        "numba_random_deals_per_s",
+        "random_playout_deals_per_s",
+        "python_deals_per_s_1_worker",
+        "python_deals_per_s_2_workers",
+        "python_deals_per_s_dask_2_workers",
+        "python_us_per_decision",
+        "python_random_us_per_decision",
+    ):
+        assert result[name] > 0, name
+    ratio = result["numba_deals_per_s"] / result["random_playout_deals_per_s"]
+    assert result["numba_ratio_to_playouts"] == pytest.approx(ratio, abs=1e-3)
+
+
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C")
 def test_reference_c_plays_the_very_same_deals(capsys):
     # The C program and the engine draw from the same random stream, so equal rules
@@ -71,6 +89,7 @@ def test_reference_c_plays_the_very_same_deals(capsys):
 
 
 BAD_INPUTS = [  # (command line, part of the error message)
+    ("bench tournament --python-deals 0", "argument --python-deals: invalid python-deals 0"),
     ("demo --seed -1", "argument --seed: invalid seed -1: seed must be an integer in [0, 2**64)"),
     (
         f"demo --seed {LAST_SEED} --deals 2",
