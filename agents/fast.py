@@ -101,12 +101,7 @@ def play_policy_deals(rules_array, policies, noises, deal_seeds, results, plies,
     view_array = np.zeros(1, dtype=core.STATE_DTYPE)
     state = state_array[0]
     view = view_array[0]
-    sorted_deck = np.empty(rules.deck_size, dtype=np.int64)
-    n = 0
-    for card in range(core.NUM_CARD_INDICES):
-        if (rules.deck_mask >> card) & 1:
-            sorted_deck[n] = card
-            n += 1
+    sorted_deck = core.sorted_deck(rules)
     deck = np.empty_like(sorted_deck)
     streams = np.empty((2, 4), dtype=np.uint64)
     decisions = np.zeros(2, dtype=np.int64)

@@ -747,18 +747,24 @@ def seeded_deal(deck, seed):
 
 
 @njit(cache=True)
-def random_playouts(rules_array, deals, seed):
-    """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
-    rules = rules_array[0]
-    state_array = np.zeros(1, dtype=STATE_DTYPE)
-    state = state_array[0]
-    deck_size = rules.deck_size
-    deck = np.empty(deck_size, dtype=np.int64)
+def sorted_deck(rules):
+    """The cards of the rules' deck in ascending order (the deck ``seeded_deal`` shuffles)."""
+    deck = np.empty(rules.deck_size, dtype=np.int64)
     n = 0
     for card in range(NUM_CARD_INDICES):
         if (rules.deck_mask >> card) & 1:
             deck[n] = card
             n += 1
+    return deck
+
+
+@njit(cache=True)
+def random_playouts(rules_array, deals, seed):
+    """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
+    rules = rules_array[0]
+    state_array = np.zeros(1, dtype=STATE_DTYPE)
+    state = state_array[0]
+    deck = sorted_deck(rules)
     rng = seed_rng(seed)
     plies = 0
     game_points = 0

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from conftest import game_of
 from numba import njit
+from sixtysix.agents import fast
 from sixtysix.agents.heuristic import heuristic_action
 
 import sixtysix
-from sixtysix import core, worlds
-from sixtysix.actions import action_name
+from sixtysix import agents, core, worlds
 from sixtysix.bits import nth_set_bit, popcount
 from sixtysix.cards import card_name
 
@@ -24,16 +24,15 @@ CLAIM_MODES = ("automatic", "manual", "optional_verified")
 N, D = 0, 1
 
 
-@njit(cache=True)
-def _act(view_array, rules_array):
-    return heuristic_action(view_array[0], rules_array[0])
+def decide(record, game) -> int:
+    """The heuristic policy's action id in a core record (blanked or not)."""
+    stream = fast.new_stream(0)  # unused: the heuristic draws nothing without noise
+    return int(fast.policy_action_array(fast.HEURISTIC, 0.0, record, game.rule_array, stream))
 
 
 def act(state: sixtysix.State) -> str:
-    """The heuristic's action for the player to move, from his blanked record."""
-    view = core.copy_record(state.array)
-    worlds.hide_from(view, state.game.rule_array, state.current_player)
-    return action_name(int(_act(view, state.game.rule_array)))
+    """The heuristic agent's action for the player to move, from his view."""
+    return agents.make("heuristic").act(state.view(state.current_player))
 
 
 @njit(cache=True)
@@ -48,12 +47,7 @@ def mixed_deals(rules_array, deals, seed):
     state_array = np.zeros(1, dtype=core.STATE_DTYPE)
     view_array = np.zeros(1, dtype=core.STATE_DTYPE)
     state = state_array[0]
-    deck = np.empty(rules.deck_size, dtype=np.int64)
-    n = 0
-    for card in range(core.NUM_CARD_INDICES):
-        if (rules.deck_mask >> card) & 1:
-            deck[n] = card
-            n += 1
+    deck = core.sorted_deck(rules)
     rng = core.seed_rng(seed)
     decisions = illegal = claim_errors = 0
     for _ in range(deals):
@@ -85,47 +79,6 @@ def mixed_deals(rules_array, deals, seed):
                 action = nth_set_bit(legal, choice)
             core.apply_action(state, rules, action)
     return decisions, illegal, claim_errors
-
-
-@njit(cache=True)
-def against_random(rules_array, deals, seed):
-    """Heuristic (seat alternating by deal) against uniform random play: per deal the
-    heuristic's score (1 won, 0.5 no winner, 0 lost) and its net game points."""
-    rules = rules_array[0]
-    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
-    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
-    state = state_array[0]
-    deck = np.empty(rules.deck_size, dtype=np.int64)
-    n = 0
-    for card in range(core.NUM_CARD_INDICES):
-        if (rules.deck_mask >> card) & 1:
-            deck[n] = card
-            n += 1
-    rng = core.seed_rng(seed)
-    scores = np.empty(deals)
-    net_points = np.empty(deals)
-    for i in range(deals):
-        hero = i & 1
-        rng, dealer = core.shuffle_and_cut(deck, rng)
-        core.deal(state, rules, deck, dealer)
-        while state.phase != core.OVER:
-            player = state.to_move
-            if player == hero:
-                view_array[:] = state_array
-                worlds.hide_from(view_array, rules_array, player)
-                action = heuristic_action(view_array[0], rules)
-            else:
-                legal = core.legal_mask(state, rules)
-                rng, choice = core.random_below(rng, popcount(legal))
-                action = nth_set_bit(legal, choice)
-            core.apply_action(state, rules, action)
-        if state.winner < 0:
-            scores[i], net_points[i] = 0.5, 0.0
-        elif state.winner == hero:
-            scores[i], net_points[i] = 1.0, state.game_points
-        else:
-            scores[i], net_points[i] = 0.0, -state.game_points
-    return scores, net_points
 
 
 def deck_for(game, hands, face_up, talon_top=(), dealer=D):
@@ -266,13 +219,13 @@ def test_action_depends_only_on_what_the_player_may_know(preset):
         while not state.is_terminal:
             player = state.current_player
             view = state.view(player)
-            expected = int(_act(view.record, game.rule_array))
+            expected = decide(view.record, game)
             records = view.sample_world_records(6, seed * 1000 + len(state.history_ids))
             for k in range(len(records)):
                 world = records[k : k + 1]
-                assert int(_act(world, game.rule_array)) == expected
+                assert decide(world, game) == expected
                 worlds.hide_from(world, game.rule_array, player)
-                assert int(_act(world, game.rule_array)) == expected
+                assert decide(world, game) == expected
                 checked += 1
             legal = state.legal_action_ids()
             state.apply(legal[rng.integers(len(legal))] if rng.random() < 0.5 else expected)
@@ -285,6 +238,12 @@ def test_action_depends_only_on_what_the_player_may_know(preset):
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["sixty_six", "schnapsen"])
 def test_wins_most_deals_against_random_play(preset):
-    scores, net_points = against_random(sixtysix.Game(preset).rule_array, 5000, 11)
-    assert scores.mean() >= 0.85
-    assert net_points.mean() > 1.4
+    game, seeds = sixtysix.Game(preset), range(5000)
+    scores, net_points = [], []
+    for seat, pair in enumerate([("heuristic", "random"), ("random", "heuristic")]):
+        for result in agents.play_deals(game, pair, seeds):
+            winner, points, _ = result.outcome
+            scores.append(0.5 if winner is None else float(winner == seat))
+            net_points.append(0 if winner is None else points if winner == seat else -points)
+    assert np.mean(scores) >= 0.85
+    assert np.mean(net_points) > 1.4
