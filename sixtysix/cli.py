@@ -594,10 +594,11 @@ def _print_summary(path: str, markdown: bool = False, plots: bool = True) -> Non
     """Print the summary tables of a results file and save its plots beside it."""
     results = read_results(path)  # the rows alone: no agent module needs to be importable
     summary = summarize(results)
+    figures = save_plots(path, summary) if plots else ()  # saved first: output may be cut
     print(f"tournament {results['tournament_id'].iloc[0]}: {len(results)} deals in {path}\n")
     print(summary.to_markdown() if markdown else summary.to_text())
-    if plots:
-        print("\nplots: " + ", ".join(str(figure) for figure in save_plots(path, summary)))
+    if figures:
+        print("\nplots: " + ", ".join(map(str, figures)))
 
 
 def _report_results(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
