@@ -94,7 +94,7 @@ def play_deals(
     """``play_deal`` for each seed; wholly in numba when both agents are built-in policy specs
     (the numba path cannot time out, so it ignores ``time_limit``)."""
     seeds = [check_seed(seed) for seed in seeds]
-    policies = [policy_of(agent) if isinstance(agent, str) else None for agent in agents]
+    policies = [policy_of(agent) if isinstance(agent, str) else None for agent in _pair(agents)]
     if None in policies:
         return [_play(game.new_deal(seed=seed), seed, agents, time_limit) for seed in seeds]
     return _play_in_numba(game, tuple(agents), policies, seeds)
@@ -119,15 +119,20 @@ def play_match(game: Game, agents: Sequence, seed: int, *, time_limit: float | N
     )
 
 
-def _seated(agents: Sequence, seed: int) -> tuple[list, tuple[str, str]]:
-    """The two agents of a deal (specs made with seeds from the deal seed) and their specs."""
+def _pair(agents: Sequence) -> Sequence:
+    """``agents``, if they are two: one per seat."""
     if len(agents) != 2:
         raise ValueError(f"a deal needs two agents, one per seat; got {len(agents)}")
+    return agents
+
+
+def _seated(agents: Sequence, seed: int) -> tuple[list, tuple[str, str]]:
+    """The two agents of a deal (specs made with seeds from the deal seed) and their specs."""
     seated = [
         make(agent, int(fast.agent_seed(np.uint64(seed), seat)))
         if isinstance(agent, str)
         else agent
-        for seat, agent in enumerate(agents)
+        for seat, agent in enumerate(_pair(agents))
     ]
     specs = tuple(getattr(agent, "spec", "") or type(agent).__name__ for agent in seated)
     return seated, specs

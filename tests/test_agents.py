@@ -176,8 +176,11 @@ def test_a_match_needs_a_match_target():
 
 
 def test_play_deal_wants_two_agents():
-    with pytest.raises(ValueError, match="needs two agents, one per seat; got 3"):
-        agents.play_deal(sixtysix.Game(), ("random",) * 3, seed=0)
+    for play in (agents.play_deal, agents.play_match):
+        with pytest.raises(ValueError, match="needs two agents, one per seat; got 3"):
+            play(sixtysix.Game(), ("random",) * 3, seed=0)
+    with pytest.raises(ValueError, match="needs two agents, one per seat; got 1"):
+        agents.play_deals(sixtysix.Game(), ("random",), [0])
 
 
 # ---- the numba fast path agrees with the Python agents -------------------------------------
