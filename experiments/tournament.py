@@ -224,10 +224,13 @@ class TournamentConfig:
 
 
 def _canonical_specs(specs) -> tuple[str, ...]:
-    """Agent specs in canonical form, at least two and no agent twice."""
+    """Agent specs in canonical form, at least two and no agent twice; each agent is built
+    once, so that a bad parameter value is refused before anything is played."""
     if isinstance(specs, str):
         specs = (specs,)
     canonical = [agents.parse_spec(spec).canonical for spec in specs]
+    for spec in specs:
+        agents.make(spec, 0)
     if len(canonical) < 2:
         raise ValueError(
             f"a tournament needs at least 2 agents; got {len(canonical)} "

@@ -465,6 +465,7 @@ BAD_ARGUMENTS = [
     ("--workers 0", "argument --workers: invalid workers 0: workers must be an integer >= 1"),
     ("--time-limit 0", "argument --time-limit: invalid time limit 0.0: the time limit must be"),
     ("--time-limit soon", "argument --time-limit: invalid time limit 'soon'"),
+    ("--agents random heuristic:noise=1.5", "agent spec 'heuristic:noise=1.5': invalid noise"),
     ("--rule nope=1", "argument --rule: invalid rule option 'nope=1': write OPTION=VALUE"),
     (
         "--rule strict_must_head=maybe",
