@@ -52,12 +52,13 @@ DESCRIPTION = (
 EPILOG = "Run 'sixtysix COMMAND --help' for the options of a command."
 
 
-def _checked_type(check: Callable[[object], int]) -> Callable[[str], int]:
-    """An argparse ``type``: the argument as an int, accepted by ``check`` or refused."""
+def _checked_type(check: Callable[[object], object], convert: type = int) -> Callable:
+    """An argparse ``type``: the argument converted by ``convert`` (an int by default),
+    accepted by ``check`` or refused with its message."""
 
-    def parse(text: str) -> int:
+    def parse(text: str):
         try:
-            value = int(text)
+            value = convert(text)
         except ValueError:
             value = text  # not a number: the check refuses it by name
         try:
@@ -84,25 +85,14 @@ def _preset_name(name: str) -> str:
     return name
 
 
-def _agent_spec(spec: str) -> str:
-    """An argparse ``type`` for an agent spec: checked by ``agents.parse_spec``."""
-    try:
-        agents.parse_spec(spec)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def _valid_spec(spec: str) -> str:
+    """``spec``, if ``agents.parse_spec`` accepts it."""
+    agents.parse_spec(spec)
     return spec
 
 
-def _time_limit(text: str) -> float:
-    """An argparse ``type`` for seconds per decision: a positive number."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = text  # not a number: the check refuses it by name
-    try:
-        return check_time_limit(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+_agent_spec = _checked_type(_valid_spec, str)
+_time_limit = _checked_type(check_time_limit, float)  # seconds per decision: positive
 
 
 def _rule_override(text: str) -> tuple[str, object]:
@@ -131,12 +121,7 @@ def _rule_override(text: str) -> tuple[str, object]:
     return name, value
 
 
-def _scheduler(address: str) -> str:
-    """An argparse ``type`` for a Dask scheduler address."""
-    try:
-        return check_scheduler(address)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+_scheduler = _checked_type(check_scheduler, str)  # a Dask scheduler address
 
 
 def _results_path(path: str) -> str:
