@@ -92,6 +92,7 @@ from sixtysix.core import (
     total,
 )
 from sixtysix.rules import CLAIM_AUTOMATIC
+from sixtysix.worlds import unknown_cards
 
 #: Bit 0 of every suit: shifted by a rank, the mask of that rank in all suits.
 EVERY_SUIT = sum(1 << (suit * RANKS_PER_SUIT) for suit in range(NUM_SUITS))
@@ -389,13 +390,10 @@ def _unknowns(state, rules, me):
     """``(unseen, possible, bottom)``: the cards I have not seen, those the opponent may
     hold (or still draw), and the talon's last card as a mask (0 if the talon is empty)."""
     opponent = 1 - me
-    seen = state.hand[me] | state.won[0] | state.won[1] | state.shown[opponent]
-    if state.led >= 0:
-        seen |= np.int64(1) << state.led
     bottom = np.int64(0)
     if state.talon_end > state.talon_top:
         bottom = np.int64(1) << state.talon[state.talon_end - 1]
-    unseen = rules.deck_mask & ~seen & ~bottom
+    unseen = unknown_cards(state, rules, me)
     possible = state.shown[opponent] | (unseen & ~state.excluded[opponent])
     if talon_open(state):
         possible |= bottom

@@ -39,30 +39,36 @@ class WorldReconstructionError(AssertionError):
     """A world that cannot be rebuilt or does not replay to itself: a bug, never bad input."""
 
 
+@njit(cache=True, inline="always")
+def unknown_cards(state, rules, player):
+    """The cards ``player`` has not seen: neither in his hand, nor won, nor led, nor shown
+    by the opponent, nor the talon's last card. The same on a record blanked for him."""
+    seen = state.hand[player] | state.won[0] | state.won[1] | state.shown[1 - player]
+    if state.led >= 0:
+        seen |= np.int64(1) << state.led
+    if state.talon_end > state.talon_top:
+        seen |= np.int64(1) << state.talon[state.talon_end - 1]
+    return rules.deck_mask & ~seen
+
+
 @njit(cache=True)
 def hide_from(state_array, rules_array, player):
-    """Blank in ``state_array[0]`` what ``player`` may not know; return his unknown cards.
+    """Blank in ``state_array[0]`` what ``player`` may not know; return his unknown cards
+    (``unknown_cards``: the opponent's unseen cards and the hidden talon cards).
 
     The opponent's hand keeps only his shown cards, and every talon slot but
-    the last (public) card becomes -1, stale drawn cards included. Unknown are
-    the cards neither in the player's hand, nor won, nor led, nor shown by the
-    opponent, nor the talon's last card: the opponent's unseen cards and the
-    hidden talon cards.
+    the last (public) card becomes -1, stale drawn cards included.
     """
     state = state_array[0]
     opponent = 1 - player
-    seen = state.hand[player] | state.won[0] | state.won[1] | state.shown[opponent]
-    if state.led >= 0:
-        seen |= np.int64(1) << state.led
+    unknown = unknown_cards(state, rules_array[0], player)
     end = state.talon_end
     bottom = state.talon[end - 1] if end > state.talon_top else -1
-    if bottom >= 0:
-        seen |= np.int64(1) << bottom
     state.hand[opponent] = state.shown[opponent]
     state.talon[:] = -1
     if bottom >= 0:
         state.talon[end - 1] = bottom
-    return rules_array[0].deck_mask & ~seen
+    return unknown
 
 
 @njit(cache=True, inline="always")
