@@ -160,3 +160,23 @@ RESULT_COLUMNS = (
     "decisions_0",
     "decisions_1",
 )
+
+
+def deal_outputs(count: int) -> tuple[np.ndarray, ...]:
+    """Output arrays ``(results, plies, actors, actions)`` of ``play_policy_deals`` for
+    ``count`` deals."""
+    return (
+        np.empty((count, len(RESULT_COLUMNS)), dtype=np.int64),
+        np.empty(count, dtype=np.int64),
+        np.empty((count, MAX_PLIES), dtype=np.int8),
+        np.empty((count, MAX_PLIES), dtype=np.int8),
+    )
+
+
+def play_policies(rules_array, policies, deal_seeds: np.ndarray, outputs=None):
+    """``play_policy_deals`` of ``policies`` (two ``(code, noise)`` pairs) on ``deal_seeds``
+    (``uint64``) into ``outputs`` (``deal_outputs`` by default), which it returns."""
+    outputs = deal_outputs(len(deal_seeds)) if outputs is None else outputs
+    codes, noises = (np.array(column) for column in zip(*policies, strict=True))
+    play_policy_deals(rules_array, codes, noises, deal_seeds, *outputs)
+    return outputs

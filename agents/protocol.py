@@ -207,16 +207,8 @@ def _legal_id(choice, view) -> int | None:
 def _play_in_numba(game: Game, specs: tuple[str, str], policies, seeds) -> list[DealResult]:
     """Deals between two numba policies (``(code, noise)`` pairs), played by
     ``fast.play_policy_deals``."""
-    count = len(seeds)
-    results = np.empty((count, len(fast.RESULT_COLUMNS)), dtype=np.int64)
-    plies = np.empty(count, dtype=np.int64)
-    actors = np.empty((count, fast.MAX_PLIES), dtype=np.int8)
-    actions = np.empty((count, fast.MAX_PLIES), dtype=np.int8)
     deal_seeds = np.array(seeds, dtype=np.uint64)
-    codes, noises = (np.array(column) for column in zip(*policies, strict=True))
-    fast.play_policy_deals(
-        game.rule_array, codes, noises, deal_seeds, results, plies, actors, actions
-    )
+    results, plies, actors, actions = fast.play_policies(game.rule_array, policies, deal_seeds)
     canonical = tuple(make(spec, 0).spec for spec in specs)
     played = []
     for i, (seed, row, n) in enumerate(zip(seeds, results.tolist(), plies, strict=True)):

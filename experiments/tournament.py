@@ -589,21 +589,24 @@ def _saved(config: TournamentConfig, out: Path, played: int) -> str:
 def read_results(path: str | os.PathLike) -> pd.DataFrame:
     """The rows of a results file (read without rebuilding its configuration, so its agents'
     modules need not be importable)."""
+    _stored_or_refused(path)
+    return pq.read_table(path).to_pandas()
+
+
+def _config_of(path: str | os.PathLike) -> TournamentConfig:
+    """The configuration stored in the results file ``path``."""
+    return TournamentConfig.from_dict(_stored_or_refused(path))
+
+
+def _stored_or_refused(path: str | os.PathLike) -> dict:
+    """The configuration stored in ``path``; ``ValueError`` if it is not a results file."""
     try:
         config = stored_config(path)
     except pa.ArrowInvalid as error:
         raise ValueError(f"{path} is not a Parquet file: {error}") from None
     if config is None:
         raise ValueError(f"{path} is not a sixtysix results file (no configuration in it)")
-    return pq.read_table(path).to_pandas()
-
-
-def _config_of(path: str | os.PathLike) -> TournamentConfig:
-    """The configuration stored in the results file ``path``."""
-    config = stored_config(path)
-    if config is None:
-        raise ValueError(f"{path} is not a sixtysix results file (no configuration in it)")
-    return TournamentConfig.from_dict(config)
+    return config
 
 
 # ---- replaying a row -------------------------------------------------------------------------

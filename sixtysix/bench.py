@@ -270,25 +270,19 @@ def _python_path_deals(preset: str, pair: tuple[str, str], seeds: list[int]) -> 
 
 
 def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray) -> float:
-    """Deals per second of ``agents.fast.play_policy_deals``, the best of ``ROUNDS`` (compile
+    """Deals per second of ``agents.fast.play_policies``, the best of ``ROUNDS`` (compile
     time excluded)."""
     from .agents import fast
     from .agents.specs import policy_of
 
-    codes, noises = (np.array(column) for column in zip(*map(policy_of, pair), strict=True))
-    count = len(seeds)
-    outputs = (
-        np.empty((count, len(fast.RESULT_COLUMNS)), dtype=np.int64),
-        np.empty(count, dtype=np.int64),
-        np.empty((count, fast.MAX_PLIES), dtype=np.int8),
-        np.empty((count, fast.MAX_PLIES), dtype=np.int8),
-    )
-    fast.play_policy_deals(game.rule_array, codes, noises, seeds[:1], *outputs)  # compile first
+    policies = [policy_of(spec) for spec in pair]
+    fast.play_policies(game.rule_array, policies, seeds[:1])  # compile first
+    outputs = fast.deal_outputs(len(seeds))  # allocated once, as a runner's batches reuse memory
     speeds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
-        fast.play_policy_deals(game.rule_array, codes, noises, seeds, *outputs)
-        speeds.append(count / (time.perf_counter() - start))
+        fast.play_policies(game.rule_array, policies, seeds, outputs)
+        speeds.append(len(seeds) / (time.perf_counter() - start))
     return max(speeds)
 
 
