@@ -33,7 +33,7 @@ class RandomAgent(PolicyAgent):
 
 
 class HeuristicAgent(PolicyAgent):
-    """Expert rules of thumb (``sixtysix.agents.heuristic``), deterministic unless ``noise``
+    """Expert rules of thumb (``sixtysix.heuristic``), deterministic unless ``noise``
     (the probability of a uniform legal action instead, for a ladder of weaker players)."""
 
     policy = fast.HEURISTIC

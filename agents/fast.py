@@ -16,9 +16,8 @@ from numba import njit
 
 from sixtysix import core
 from sixtysix.bits import nth_set_bit, popcount
+from sixtysix.heuristic import heuristic_action
 from sixtysix.worlds import hide_from
-
-from .heuristic import heuristic_action
 
 RANDOM = 0  # policy codes
 HEURISTIC = 1

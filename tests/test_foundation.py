@@ -27,7 +27,7 @@ IGNORED = shutil.ignore_patterns("__pycache__", "*.egg-info")
 #: and ``sixtysix.experiments``; ``sixtysix`` is the package's ``__init__`` (the public API).
 LAYERS = (
     ("checks", "cards", "bits", "rules", "numba_cache"),  # data and helpers
-    ("core", "actions", "worlds", "solver"),  # numba kernels: records and masks only
+    ("core", "actions", "worlds", "heuristic", "solver"),  # numba kernels: records, masks
     ("facts", "history", "world_states", "view", "game", "match", "sixtysix"),  # the Python API
     ("openspiel",),  # adapters
     ("agents",),  # players

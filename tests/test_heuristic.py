@@ -1,4 +1,4 @@
-"""The heuristic agent (agents/heuristic.py): a legal action in every decision of every
+"""The heuristic agent (sixtysix/heuristic.py): a legal action in every decision of every
 preset and claim mode, its rules in built positions, its blindness to hidden cards, and
 (slow) its strength against uniformly random play.
 
@@ -12,12 +12,12 @@ import pytest
 from conftest import game_of
 from numba import njit
 from sixtysix.agents import fast
-from sixtysix.agents.heuristic import heuristic_action
 
 import sixtysix
 from sixtysix import agents, core, worlds
 from sixtysix.bits import nth_set_bit, popcount
 from sixtysix.cards import card_name
+from sixtysix.heuristic import heuristic_action
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLAIM_MODES = ("automatic", "manual", "optional_verified")

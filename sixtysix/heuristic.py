@@ -1,4 +1,5 @@
-"""The ``heuristic`` agent: a deterministic rule-based player in the tradition of expert advice.
+"""The ``heuristic`` policy: deterministic expert rules, in numba (the ``heuristic`` agent plays
+it; the solver's depth-limited search plays it out from its horizon).
 
 ``heuristic_action(view, rules)`` reads only the record ``worlds.hide_from`` leaves the
 player to move: his own hand, the opponent's publicly shown cards and the cards known not
@@ -58,8 +59,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix.bits import popcount, trailing_zeros
-from sixtysix.cards import (
+from .bits import popcount, trailing_zeros
+from .cards import (
     ACE,
     NUM_CARD_INDICES,
     NUM_SUITS,
@@ -71,7 +72,7 @@ from sixtysix.cards import (
     TEN,
     suit_cards,
 )
-from sixtysix.core import (
+from .core import (
     A_CLAIM,
     A_CLOSE,
     A_DRAW,
@@ -91,8 +92,8 @@ from sixtysix.core import (
     talon_size,
     total,
 )
-from sixtysix.rules import CLAIM_AUTOMATIC
-from sixtysix.worlds import unknown_cards
+from .rules import CLAIM_AUTOMATIC
+from .worlds import unknown_cards
 
 #: Bit 0 of every suit: shifted by a rank, the mask of that rank in all suits.
 EVERY_SUIT = sum(1 << (suit * RANKS_PER_SUIT) for suit in range(NUM_SUITS))
