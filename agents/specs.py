@@ -16,6 +16,7 @@ import inspect
 from dataclasses import dataclass
 
 from .builtin import HeuristicAgent, RandomAgent
+from .pimc import PimcAgent
 
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
@@ -59,6 +60,22 @@ BUILTIN: dict[str, AgentInfo] = {
                     float,
                     0.0,
                     "probability of a uniform legal action instead (weaker players, for ladders)",
+                ),
+            ),
+        ),
+        AgentInfo(
+            "pimc",
+            PimcAgent,
+            "perfect-information Monte Carlo: the open-hand solver's mean values over worlds",
+            (
+                Parameter(
+                    "worlds", int, 32, "worlds per decision (all of them when there are fewer)"
+                ),
+                Parameter(
+                    "horizon",
+                    int,
+                    0,
+                    "tricks searched while the talon is open before a heuristic playout (0: none)",
                 ),
             ),
         ),

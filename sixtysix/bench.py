@@ -372,3 +372,95 @@ def bench_tournament(
         "python_us_per_decision": round(1e6 * per_decision["heuristic"][0], 2),
         "python_random_us_per_decision": round(1e6 * per_decision["random"][0], 2),
     }
+
+
+class _DecisionTimer:
+    """An agent wrapper that times each decision and notes whether the talon was open."""
+
+    def __init__(self, agent) -> None:
+        self.agent = agent
+        self.spec = agent.spec
+        self.seconds: list[tuple[bool, float]] = []
+
+    def act(self, view):
+        talon_open = view.closed_by is None and view.talon_size > 0
+        start = time.perf_counter()
+        action = self.agent.act(view)
+        self.seconds.append((talon_open, time.perf_counter() - start))
+        return action
+
+
+def _quantiles(seconds: list[float]) -> tuple[float | None, float | None]:
+    """The median and the 90th percentile of ``seconds`` (None for no decisions)."""
+    if not seconds:
+        return None, None
+    median, p90 = np.quantile(seconds, [0.5, 0.9])
+    return round(float(median), 6), round(float(p90), 6)
+
+
+def bench_agent(
+    spec: str,
+    preset: str = "schnapsen",
+    deals: int = 20,
+    seed: int = 1,
+    opponent: str = "heuristic",
+    progress: bool = True,
+) -> dict:
+    """Seconds per decision of ``spec`` against ``opponent`` over ``deals`` deals (seeds
+    ``seed + i``, ``spec`` in seat ``i % 2``, agents seeded as in a tournament): median and
+    90th percentile, overall and split into talon-open and strict-phase decisions. Decisions
+    with one legal action count too. The first decision's compile or cache load is excluded
+    by a warm-up decision on another deal."""
+    from tqdm import tqdm
+
+    from .agents import fast, make, play_deal
+
+    deals = check_integer(deals, "deals", 1)
+    seed = check_seed(seed, span=deals)
+    game = Game(preset)
+    warm_up = game.new_deal(seed=seed)
+    make(spec, 0).act(warm_up.view(warm_up.current_player))
+    make(opponent, 0)
+    timed = []
+    points = 0
+    start = time.perf_counter()
+    for i in tqdm(range(deals), desc=f"bench {spec}", unit="deal", disable=not progress):
+        deal_seed, seat = seed + i, i % 2
+        players = [
+            make(name, int(fast.agent_seed(np.uint64(deal_seed), k)))
+            for k, name in enumerate((spec, opponent) if seat == 0 else (opponent, spec))
+        ]
+        players[seat] = timer = _DecisionTimer(players[seat])
+        result = play_deal(game, players, deal_seed)
+        if result.error is not None:
+            raise RuntimeError(f"deal {deal_seed}: {result.error}")
+        winner, game_points, _ = result.outcome
+        points += 0 if winner is None else game_points if winner == seat else -game_points
+        timed += timer.seconds
+    seconds = time.perf_counter() - start
+    everything = [elapsed for _, elapsed in timed]
+    open_phase = [elapsed for talon_open, elapsed in timed if talon_open]
+    strict = [elapsed for talon_open, elapsed in timed if not talon_open]
+    median, p90 = _quantiles(everything)
+    open_median, open_p90 = _quantiles(open_phase)
+    strict_median, strict_p90 = _quantiles(strict)
+    return {
+        "spec": make(spec, 0).spec,
+        "preset": preset,
+        "opponent": opponent,
+        "deals": deals,
+        "seed": seed,
+        "decisions": len(everything),
+        "median_s": median,
+        "p90_s": p90,
+        "max_s": round(max(everything), 6),
+        "mean_s": round(float(np.mean(everything)), 6),
+        "open_decisions": len(open_phase),
+        "open_median_s": open_median,
+        "open_p90_s": open_p90,
+        "strict_decisions": len(strict),
+        "strict_median_s": strict_median,
+        "strict_p90_s": strict_p90,
+        "game_points_per_deal": round(points / deals, 4),
+        "seconds": round(seconds, 3),
+    }

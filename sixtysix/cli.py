@@ -17,6 +17,7 @@ from collections.abc import Callable
 from . import agents
 from .bench import (
     PLAYOUT_DEALS_LIMIT,
+    bench_agent,
     bench_api,
     bench_core,
     bench_openspiel,
@@ -332,6 +333,24 @@ def _run(argv: list[str] | None) -> int:
         "seed of the first deal (the next use seed + 1, seed + 2, ...)",
     )
     _add_count(tournament_bench, "python-deals", 2000, "deals on the Python path")
+    agent_bench = _add_bench(
+        kinds,
+        "agent",
+        "seconds per decision of an agent against heuristic",
+        "Seconds per decision of one agent against an opponent (heuristic by default) over "
+        "seeded deals, the agent in alternate seats: median and 90th percentile, overall and "
+        "split into talon-open and strict-phase decisions (a warm-up decision first).",
+        "schnapsen",
+        ("deals", 20, "deals to play"),
+        "seed of the first deal (the next use seed + 1, seed + 2, ...)",
+    )
+    agent_bench.add_argument("spec", type=_agent_spec, help="the agent spec to time")
+    agent_bench.add_argument(
+        "--opponent",
+        type=_agent_spec,
+        default="heuristic",
+        help="the opponent's agent spec (default: %(default)s)",
+    )
 
     tournament = _add_command(
         commands,
@@ -469,6 +488,12 @@ def _run(argv: list[str] | None) -> int:
         return _report(lambda: bench_openspiel(args.preset, args.games, args.seed), args.json)
     if args.kind == "tree":
         return _report(lambda: bench_tree(args.preset), args.json)
+    if args.kind == "agent":
+        _check_deal_seeds(agent_bench, args.seed, args.deals)
+        return _report(
+            lambda: bench_agent(args.spec, args.preset, args.deals, args.seed, args.opponent),
+            args.json,
+        )
     if args.kind == "tournament":
         _check_deal_seeds(tournament_bench, args.seed, max(args.deals, args.python_deals))
         return _report(

@@ -7,7 +7,12 @@ no score), under the preset's full scoring, and a best action.
 ``solve_actions(state)`` gives the value of every legal action.
 
 The search is iterative (an explicit stack of state records, no recursion), so
-one compiled call solves a whole deal without touching Python. Player 0
+one compiled call solves a whole deal without touching Python. A *horizon*
+(a number of tricks played, ``NO_HORIZON`` for none) makes it depth-limited:
+a lead position reached with the talon still open and at least ``horizon``
+tricks played is not searched but valued by playing it out with the
+heuristic policy (``sixtysix.heuristic``) on both sides. Once the talon is
+closed or exhausted the search is always exact. Player 0
 maximizes and player 1 minimizes; a player may act several times in a row
 (exchange, close, then lead). The transposition table keys are exact (two
 64-bit words hold every field that matters to the rest of the deal), and each
@@ -25,6 +30,7 @@ from . import core
 from .actions import action_name, mask_to_actions
 from .bits import popcount, trailing_zeros
 from .cards import QUEENS, SUIT_OF, suit_cards
+from .heuristic import heuristic_action
 from .rules import CLAIM_AUTOMATIC, CLOSER_AT_CLOSE, OPPONENT_OUT_FIXED_2
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
@@ -32,6 +38,7 @@ MAX_MOVES = 64
 NO_BOUND = 63  # beyond every game-point value: "no bound"; bounds are packed in 7 bits
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
+NO_HORIZON = 1 << 20  # a horizon no deal reaches: the exact search
 KEY_TOTAL_LIMIT = 255  # the table key holds points, marriages and the close snapshot in 8 bits
 
 
@@ -147,6 +154,23 @@ def _most_reachable(state, rules, player):
         most += rules.card_points[trailing_zeros(cards)]
         cards &= cards - 1
     return most
+
+
+@njit(cache=True, inline="always")
+def _at_horizon(state, horizon):
+    """Whether the depth-limited search values ``state`` by a playout instead of searching."""
+    return state.tricks_done >= horizon and state.phase == core.LEAD and core.talon_open(state)
+
+
+@njit(cache=True)
+def playout_value(state, scratch, rules):
+    """The value (player 0's view) of playing ``state`` out with the heuristic policy on both
+    sides, in the record ``scratch`` (a copy is made there)."""
+    scratch[0] = state
+    position = scratch[0]
+    while position.phase != core.OVER:
+        core.apply_action(position, rules, heuristic_action(position, rules))
+    return signed_outcome(position)
 
 
 @njit(cache=True, inline="always")
@@ -299,8 +323,9 @@ def _order_moves(state, rules, legal, moves, scores, depth, first):
 
 
 @njit(cache=True)
-def search(workspace, rules, alpha, beta):
-    """Alpha-beta from ``workspace.stack[0]`` within (alpha, beta): ``(value, best action)``.
+def search(workspace, rules, alpha, beta, horizon):
+    """Alpha-beta from ``workspace.stack[0]`` within (alpha, beta) up to ``horizon`` (see the
+    module docstring): ``(value, best action)``.
 
     The value is exact when it lies strictly inside the window, otherwise a bound
     (fail-soft). The best action is -1 at a terminal root.
@@ -321,8 +346,11 @@ def search(workspace, rules, alpha, beta):
         state = stack[depth]
         frame = frames[depth]
         if entering:
-            if state.phase == core.OVER:
-                value = signed_outcome(state)
+            if state.phase == core.OVER or _at_horizon(state, horizon):
+                if state.phase == core.OVER:
+                    value = signed_outcome(state)
+                else:
+                    value = playout_value(state, stack[depth + 1 :], rules)
                 frame.best_move = -1
                 if depth == 0:
                     break
@@ -420,11 +448,12 @@ class Solution(NamedTuple):
 
 
 @njit(cache=True)
-def solve_record(workspace, rules_array, state_array, bound):
-    """Exact value and best action of ``state_array[0]`` (a fresh table generation)."""
+def solve_record(workspace, rules_array, state_array, bound, horizon):
+    """Value and best action of ``state_array[0]`` (a fresh table generation); exact when
+    ``horizon`` is ``NO_HORIZON``."""
     workspace.counters[0] += 1
     _load_root(workspace, state_array)
-    return _zero_window_search(workspace, rules_array[0], bound)
+    return _zero_window_search(workspace, rules_array[0], bound, horizon)
 
 
 @njit(cache=True, inline="always")
@@ -437,8 +466,8 @@ def _load_root(workspace, state_array):
 
 
 @njit(cache=True)
-def _zero_window_search(workspace, rules, bound):
-    """Exact value by zero-window tests (MTD(f)): values are a handful of integers."""
+def _zero_window_search(workspace, rules, bound, horizon):
+    """The value by zero-window tests (MTD(f)): values are a handful of integers."""
     low = -bound
     high = bound
     guess = 0
@@ -446,7 +475,7 @@ def _zero_window_search(workspace, rules, bound):
     maximizer = workspace.stack[0].to_move == 0
     while low < high:
         gamma = guess + 1 if guess == low else guess
-        value, move = search(workspace, rules, gamma - 1, gamma)
+        value, move = search(workspace, rules, gamma - 1, gamma, horizon)
         if value >= gamma:
             low = value
             if maximizer or best_move < 0:
@@ -462,14 +491,15 @@ def _zero_window_search(workspace, rules, bound):
 
 
 @njit(cache=True)
-def solve_children(workspace, rules_array, state_array, bound, actions, values):
-    """Exact value of every action in ``actions`` (one table generation for all)."""
+def solve_children(workspace, rules_array, state_array, bound, horizon, actions, values):
+    """The value of every action in ``actions`` (one table generation for all); exact when
+    ``horizon`` is ``NO_HORIZON``."""
     workspace.counters[0] += 1
     rules = rules_array[0]
     for i in range(len(actions)):
         _load_root(workspace, state_array)
         core.apply_action(workspace.stack[0], rules, actions[i])
-        values[i] = _zero_window_search(workspace, rules, bound)[0]
+        values[i] = _zero_window_search(workspace, rules, bound, horizon)[0]
 
 
 _WORKSPACE: list[Workspace] = []
@@ -500,7 +530,9 @@ def solve(state) -> Solution:
     """
     check_rules(state.game)
     bound = state.game.rules.max_game_points
-    value, action = solve_record(shared_workspace(), state.game.rule_array, state.array, bound)
+    value, action = solve_record(
+        shared_workspace(), state.game.rule_array, state.array, bound, NO_HORIZON
+    )
     if action < 0:
         return Solution(int(value), None, None)
     return Solution(int(value), action_name(int(action)), int(action))
@@ -514,5 +546,5 @@ def solve_actions(state) -> dict[str, int]:
     actions = np.array(legal, dtype=np.int64)
     values = np.zeros(len(actions), dtype=np.int64)
     bound = state.game.rules.max_game_points
-    solve_children(shared_workspace(), rules_array, state.array, bound, actions, values)
+    solve_children(shared_workspace(), rules_array, state.array, bound, NO_HORIZON, actions, values)
     return {action_name(int(a)): int(v) for a, v in zip(actions, values, strict=True)}

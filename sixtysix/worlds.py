@@ -17,8 +17,10 @@ This module knows only records and masks: ``hide_from`` blanks a copy of a
 core record for one player and returns his unknown cards, ``draw_hidden``
 draws one world's hidden cards, ``sample_hidden`` many into arrays,
 ``sample_world_record`` one world straight into a ``core.STATE_DTYPE`` record
-(for agents that stay inside numba) and ``fill_world_record`` writes a given
-world into one. ``WorldSpec`` holds the numbers that define a view's worlds.
+(for agents that stay inside numba), ``ranked_world_record`` the world of a
+given rank (ranks ``0 .. count-1`` enumerate every world once) and
+``fill_world_record`` writes a given world into one. ``WorldSpec`` holds the
+numbers that define a view's worlds.
 ``PlayerView`` (``sixtysix.view``) offers them from Python, as records or as
 replayed ``State`` objects.
 """
@@ -103,6 +105,63 @@ def draw_hidden(rng, allowed, unknown, hidden_opponent, talon, start, hidden_tal
     return rng, hidden
 
 
+@njit(cache=True, inline="always")
+def _binomial(n, k):
+    """``C(n, k)`` for the small numbers of a deck (0 outside ``0 <= k <= n``)."""
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@njit(cache=True, inline="always")
+def _factorial(n):
+    result = 1
+    for i in range(2, n + 1):
+        result *= i
+    return result
+
+
+@njit(cache=True)
+def ranked_hidden(rank, allowed, unknown, hidden_opponent, talon, start, hidden_talon, ordered):
+    """The world of number ``rank`` (``0 <= rank < count``): ``H``; the talon's hidden cards go
+    to ``talon[start:]``.
+
+    Rank ``s * orders + p`` (``orders = hidden_talon!`` if ``ordered``, else 1) is the
+    ``s``-th ``hidden_opponent``-subset of ``allowed`` in lexicographic order of its cards
+    and the ``p``-th ordering (factorial number system) of the other unknown cards.
+    """
+    orders = _factorial(hidden_talon) if ordered else 1
+    subset, order = rank // orders, rank % orders
+    hidden = np.int64(0)
+    free = np.int64(allowed)
+    remaining = popcount(free)
+    needed = hidden_opponent
+    while needed > 0:
+        card = trailing_zeros(free)
+        free &= ~(np.int64(1) << card)
+        remaining -= 1
+        with_card = _binomial(remaining, needed - 1)  # the subsets that take this card
+        if subset < with_card:
+            hidden |= np.int64(1) << card
+            needed -= 1
+        else:
+            subset -= with_card
+    rest = np.int64(unknown) & ~hidden
+    for j in range(hidden_talon):
+        if ordered:
+            block = _factorial(hidden_talon - 1 - j)
+            card = nth_set_bit(rest, order // block)
+            order %= block
+        else:
+            card = trailing_zeros(rest)
+        talon[start + j] = card
+        rest &= ~(np.int64(1) << card)
+    return hidden
+
+
 @njit(cache=True)
 def sample_hidden(
     allowed, unknown, hidden_opponent, hidden_talon, ordered, n, seed, hidden_out, talon_out
@@ -159,6 +218,25 @@ def sample_world_record(
     )
     world.hand[opponent] |= hidden
     return rng
+
+
+@njit(cache=True)
+def ranked_world_record(
+    rank, worlds, index, view_record, opponent, allowed, unknown, hidden_opponent, ordered
+):
+    """Write the world of number ``rank`` (``ranked_hidden``) into ``worlds[index]``."""
+    worlds[index] = view_record
+    world = worlds[index]
+    world.hand[opponent] |= ranked_hidden(
+        rank,
+        allowed,
+        unknown,
+        hidden_opponent,
+        world.talon,
+        world.talon_top,
+        hidden_talon_slots(world),
+        ordered,
+    )
 
 
 @njit(cache=True)

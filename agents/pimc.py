@@ -1,0 +1,150 @@
+"""The ``pimc`` agent: perfect-information Monte Carlo.
+
+At a decision with more than one legal action it takes the worlds consistent
+with its view (``sixtysix.worlds``): every one of them when there are at most
+``worlds``, otherwise ``worlds`` uniform samples drawn from its seed. In each
+world it values every legal action with the open-hand solver and plays the
+action with the best mean game points from its own side (ties broken by its
+seed). The whole decision is one compiled call: the worlds are written
+straight into core records and solved there.
+
+The solver is exact once the talon is closed or exhausted. While the talon is
+open, ``horizon=H`` stops the search ``H`` tricks ahead and plays the rest of
+the deal out with the heuristic policy on both sides (``solver`` module
+docstring); ``horizon=0`` solves every world to the end. Exact solves of the
+first tricks of ``sixty_six`` cost up to seconds per world, so there the
+horizon is what keeps a decision within a fraction of a second.
+
+PIMC assumes every consistent world equally likely and that in each world the
+players could see each other's cards: its values are optimistic where a plan
+depends on knowing the hidden cards (strategy fusion).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sixtysix import core, solver
+from sixtysix.actions import action_name
+from sixtysix.worlds import ranked_world_record, sample_world_record
+
+from .base import Agent
+from .fast import draw_below, new_stream
+
+
+@njit(cache=True)
+def pimc_decision(
+    workspace,
+    rules_array,
+    view_array,
+    opponent,
+    allowed,
+    unknown,
+    hidden_opponent,
+    ordered,
+    enumerate_all,
+    count,
+    bound,
+    horizon,
+    stream,
+    actions,
+    totals,
+    values,
+    world,
+):
+    """Sum into ``totals`` the value (the mover's side) of each of ``actions`` over ``count``
+    worlds (all worlds by rank if ``enumerate_all``, else samples drawn from ``stream``) and
+    return the best action, ties broken by ``stream``. ``bound`` is the rules' most game
+    points, ``horizon`` the solver's."""
+    view = view_array[0]
+    sign = 1 if view.to_move == 0 else -1
+    totals[:] = 0
+    rng = (stream[0], stream[1], stream[2], stream[3])
+    for k in range(count):
+        if enumerate_all:
+            ranked_world_record(
+                k, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
+            )
+        else:
+            rng = sample_world_record(
+                rng, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
+            )
+        solver.solve_children(workspace, rules_array, world, bound, horizon, actions, values)
+        for i in range(len(actions)):
+            totals[i] += sign * values[i]
+    stream[0], stream[1], stream[2], stream[3] = rng
+    best = totals.max()
+    ties = 0
+    for i in range(len(actions)):
+        ties += totals[i] == best
+    pick = draw_below(stream, ties) if ties > 1 else 0
+    for i in range(len(actions)):
+        if totals[i] == best:
+            if pick == 0:
+                return actions[i]
+            pick -= 1
+    return -1  # unreachable: some total is the best
+
+
+class PimcAgent(Agent):
+    """Perfect-information Monte Carlo over ``worlds`` worlds per decision (all of them when
+    there are no more), searched exactly or up to ``horizon`` tricks while the talon is open."""
+
+    def __init__(self, seed: int = 0, worlds: int = 32, horizon: int = 0) -> None:
+        super().__init__(seed)
+        if worlds < 1:
+            raise ValueError(f"invalid worlds {worlds!r}: the number of worlds must be at least 1")
+        if horizon < 0:
+            raise ValueError(
+                f"invalid horizon {horizon!r}: a number of tricks, at least 0 (0: no horizon)"
+            )
+        self.worlds = worlds
+        self.horizon = horizon
+        self._stream = new_stream(self.seed)
+        self._workspace = solver.new_workspace()
+        self._world = np.zeros(1, dtype=core.STATE_DTYPE)
+
+    def action_values(self, view) -> dict[str, float]:
+        """The mean value in game points (the mover's side) of every legal action, over the
+        worlds of this decision; advances the agent's stream like ``act``."""
+        actions, totals, count, _ = self._search(view)
+        return {action_name(int(a)): totals[i] / count for i, a in enumerate(actions)}
+
+    def act(self, view) -> str:
+        legal = view.legal_action_ids()
+        if len(legal) == 1:
+            return action_name(legal[0])
+        return action_name(self._search(view)[3])
+
+    def _search(self, view) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """Search the view's worlds: ``(actions, total values, worlds searched, choice)``."""
+        solver.check_rules(view.game)
+        spec = view.world_spec()
+        worlds = spec.count()
+        count = min(worlds, self.worlds)
+        horizon = solver.NO_HORIZON
+        if self.horizon:
+            horizon = int(view.record[0]["tricks_done"]) + self.horizon
+        actions = np.array(view.legal_action_ids(), dtype=np.int64)
+        totals = np.zeros(len(actions), dtype=np.int64)
+        choice = pimc_decision(
+            self._workspace,
+            view.game.rule_array,
+            view.record,
+            spec.opponent,
+            spec.allowed,
+            spec.unknown,
+            spec.hidden_opponent,
+            spec.ordered,
+            worlds <= self.worlds,
+            count,
+            view.game.rules.max_game_points,
+            horizon,
+            self._stream,
+            actions,
+            totals,
+            np.zeros(len(actions), dtype=np.int64),
+            self._world,
+        )
+        return actions, totals, count, int(choice)
