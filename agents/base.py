@@ -11,10 +11,15 @@ class Agent:
     Subclasses take ``seed`` and their parameters as keyword arguments. ``policy``
     is the numba policy code (``sixtysix.agents.fast``) of an agent with a fast path,
     ``None`` for others; ``spec`` is the spec string that ``agents.make`` built it from.
+    A ``cheating`` agent looks at hidden cards (a reference only): the protocol calls its
+    ``act_on_state(state)`` with the true state, and tournaments refuse it unless allowed.
+    An ``interactive`` one asks a person (tournaments refuse it).
     """
 
     policy: int | None = None
     spec: str = ""
+    cheating = False
+    interactive = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = check_seed(seed)

@@ -91,7 +91,7 @@ class PimcAgent(Agent):
     """Perfect-information Monte Carlo over ``worlds`` worlds per decision (all of them when
     there are no more), searched exactly or up to ``horizon`` tricks while the talon is open."""
 
-    def __init__(self, seed: int = 0, worlds: int = 32, horizon: int = 0) -> None:
+    def __init__(self, seed: int = 0, worlds: int = 64, horizon: int = 2) -> None:
         super().__init__(seed)
         if worlds < 1:
             raise ValueError(f"invalid worlds {worlds!r}: the number of worlds must be at least 1")

@@ -6,6 +6,11 @@ player's ``PlayerView`` (never the ``State``) and returns one of
 Its choice may depend only on its seed and the views it has been shown, so a
 deal replays exactly from its seed and the two agent specs.
 
+The one exception, on the Python path only: an agent whose class sets
+``cheating = True`` (a reference that looks at hidden cards, such as
+``openspiel-mcts``) is called as ``act_on_state(state)`` with a copy of the true
+``State`` instead. Tournaments refuse such agents unless cheating is allowed.
+
 ``play_deal`` builds agents from spec strings afresh for every deal, seeding
 the agent in each seat from the deal seed (``fast.agent_seed``). An agent
 that raises, returns an illegal action or takes longer than ``time_limit``
@@ -100,20 +105,29 @@ def play_deals(
     return _play_in_numba(game, tuple(agents), policies, seeds)
 
 
-def play_match(game: Game, agents: Sequence, seed: int, *, time_limit: float | None = None):
+def play_match(
+    game: Game, agents: Sequence, seed: int, *, time_limit: float | None = None, observer=None
+):
     """Play a ``Match(game, seed)`` to its target; a forfeited deal is scored by
-    ``Match.forfeit``. Agents given as specs are made afresh for every deal."""
+    ``Match.forfeit``. Agents given as specs are made afresh for every deal. An
+    ``observer`` (such as the ``human`` agent) is told where each deal begins and ends:
+    ``observer.begin_deal(match, state)`` and ``observer.end_deal(match, state, result)``,
+    the latter once the deal is scored."""
     match = Match(game, seed)
     deals = []
     while not match.is_over:
         deal_seed = match.next_deal_seed
         state = match.new_deal()
+        if observer is not None:
+            observer.begin_deal(match, state)
         result = _play(state, deal_seed, agents, time_limit)
         deals.append(result)
         if result.error is None:
             match.record(state)
         else:
             match.forfeit(state, result.error_seat)
+        if observer is not None:
+            observer.end_deal(match, state, result)
     return MatchResult(
         match.seed, tuple(deals), tuple(match.scores), match.winner, match.match_points
     )
@@ -150,7 +164,11 @@ def _play(state: State, seed: int, agents: Sequence, time_limit: float | None) -
         view = state.view(player)
         start = time.perf_counter()
         try:
-            choice = seated[player].act(view)
+            agent = seated[player]
+            if getattr(agent, "cheating", False):  # a user's agent need not subclass Agent
+                choice = agent.act_on_state(state.clone())
+            else:
+                choice = agent.act(view)
         except Exception as failure:  # an agent's bug costs its deal, not the tournament
             choice, error = None, f"raised {type(failure).__name__}: {failure}"
         elapsed = time.perf_counter() - start

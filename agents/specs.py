@@ -16,6 +16,8 @@ import inspect
 from dataclasses import dataclass
 
 from .builtin import HeuristicAgent, RandomAgent
+from .human import HumanAgent
+from .openspiel_bots import FINAL_POLICIES, OpenSpielISMCTSAgent, OpenSpielMCTSAgent
 from .pimc import PimcAgent
 
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -34,16 +36,12 @@ class Parameter:
 
 @dataclass(frozen=True)
 class AgentInfo:
-    """A built-in agent: its class, a one-line description and its parameters.
-
-    ``cheating`` marks an agent that looks at hidden information (a reference only).
-    """
+    """A built-in agent: its class, a one-line description and its parameters."""
 
     name: str
     factory: type
     description: str
     parameters: tuple[Parameter, ...] = ()
-    cheating: bool = False
 
 
 BUILTIN: dict[str, AgentInfo] = {
@@ -69,15 +67,47 @@ BUILTIN: dict[str, AgentInfo] = {
             "perfect-information Monte Carlo: the open-hand solver's mean values over worlds",
             (
                 Parameter(
-                    "worlds", int, 32, "worlds per decision (all of them when there are fewer)"
+                    "worlds", int, 64, "worlds per decision (all of them when there are fewer)"
                 ),
                 Parameter(
                     "horizon",
                     int,
-                    0,
+                    2,
                     "tricks searched while the talon is open before a heuristic playout (0: none)",
                 ),
             ),
+        ),
+        AgentInfo(
+            "openspiel-ismcts",
+            OpenSpielISMCTSAgent,
+            "OpenSpiel's ISMCTS bot on python_sixty_six, over worlds drawn from the view",
+            (
+                Parameter("simulations", int, 200, "simulations per decision"),
+                Parameter("c", float, 2.0, "UCT exploration constant (in game points)"),
+                Parameter("rollouts", int, 1, "random rollouts per new node"),
+                Parameter(
+                    "final_policy",
+                    str,
+                    "max_visits",
+                    f"how the move is chosen: {', '.join(FINAL_POLICIES)}",
+                ),
+            ),
+        ),
+        AgentInfo(
+            "openspiel-mcts",
+            OpenSpielMCTSAgent,
+            "OpenSpiel's UCT bot on the true state (sees every card: a reference only)",
+            (
+                Parameter("simulations", int, 1000, "simulations per decision"),
+                Parameter("c", float, 2.0, "UCT exploration constant (in game points)"),
+                Parameter("rollouts", int, 1, "random rollouts per leaf"),
+                Parameter("solve", bool, True, "back up proven values (MCTS-Solver)"),
+            ),
+        ),
+        AgentInfo(
+            "human",
+            HumanAgent,
+            "you, at the terminal: each decision is shown and asked for ('sixtysix play')",
         ),
     )
 }
@@ -155,7 +185,8 @@ def available() -> list[dict]:
                 }
                 for parameter in info.parameters
             ],
-            "cheating": info.cheating,
+            "cheating": info.factory.cheating,
+            "interactive": info.factory.interactive,
             "fast_path": info.factory.policy is not None,
         }
         for info in BUILTIN.values()

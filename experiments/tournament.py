@@ -116,7 +116,9 @@ class TournamentConfig:
     ``agents`` are spec strings (stored in canonical form); give ``deals`` or
     ``matches`` (deals per pairing and seating, or matches); ``overrides`` are rule
     options on top of ``preset`` (those equal to the preset's value are dropped);
-    ``time_limit`` is seconds per decision (None: no limit).
+    ``time_limit`` is seconds per decision (None: no limit). Agents that cheat (whose class
+    sets ``cheating = True``: they see hidden cards) are refused unless ``allow_cheating``,
+    a permission that is not part of the configuration (``as_dict``, the digest).
     """
 
     agents: tuple[str, ...] = DEFAULT_AGENTS
@@ -126,9 +128,12 @@ class TournamentConfig:
     overrides: dict = field(default_factory=dict)
     seed: int = 0
     time_limit: float | None = None
+    allow_cheating: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         canonical = _canonical_specs(self.agents)
+        if not self.allow_cheating:
+            _refuse_cheating(canonical)
         if self.deals is None and self.matches is None:
             object.__setattr__(self, "deals", DEFAULT_DEALS)
         if self.deals is not None and self.matches is not None:
@@ -157,8 +162,9 @@ class TournamentConfig:
 
     @classmethod
     def from_dict(cls, config: dict) -> TournamentConfig:
-        """The configuration ``as_dict`` gave."""
-        return cls(**{**config, "agents": tuple(config["agents"])})
+        """The configuration ``as_dict`` gave (checked when it was made: cheating agents in it
+        were allowed then)."""
+        return cls(**{**config, "agents": tuple(config["agents"]), "allow_cheating": True})
 
     def as_dict(self) -> dict:
         """The configuration as plain JSON values."""
@@ -230,6 +236,11 @@ def _canonical_specs(specs) -> tuple[str, ...]:
         specs = (specs,)
     canonical = [agents.parse_spec(spec).canonical for spec in specs]
     for spec in specs:
+        if getattr(agents.parse_spec(spec).factory, "interactive", False):
+            raise ValueError(
+                f"agent {spec!r} is interactive (it asks a person for every move) and cannot "
+                "play in a tournament; to play an agent yourself: sixtysix play --opponent SPEC"
+            )
         agents.make(spec, 0)
     if len(canonical) < 2:
         raise ValueError(
@@ -242,6 +253,20 @@ def _canonical_specs(specs) -> tuple[str, ...]:
             written = "" if first == specs[number] else f" (as {first!r} and {specs[number]!r})"
             raise ValueError(f"agent {spec!r} is listed twice{written}; list each agent once")
     return tuple(canonical)
+
+
+def _refuse_cheating(specs: tuple[str, ...]) -> None:
+    """``ValueError`` naming the agents of ``specs`` that cheat, if any."""
+    cheating = [
+        spec for spec in specs if getattr(agents.parse_spec(spec).factory, "cheating", False)
+    ]
+    if cheating:
+        one = len(cheating) == 1
+        raise ValueError(
+            f"{'agent' if one else 'agents'} {', '.join(map(repr, cheating))} "
+            f"{'cheats (it sees' if one else 'cheat (they see'} hidden cards: a reference only); "
+            f"give --allow-cheating (allow_cheating=True) to let {'it' if one else 'them'} play"
+        )
 
 
 def check_time_limit(seconds) -> float | None:

@@ -1,5 +1,5 @@
-"""The ``sixtysix`` command line: ``demo``, ``presets``, the ``bench`` commands, and
-``tournament``, ``replay`` and ``agents``.
+"""The ``sixtysix`` command line: ``demo``, ``presets``, the ``bench`` commands,
+``tournament``, ``replay`` and ``agents``, and ``play`` (a match against an agent).
 
 Every bad argument is refused by argparse (exit code 2, a message naming the bad value and
 what is valid), through the shared checks of :mod:`sixtysix.checks`.
@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 
 from . import agents
+from .agents.human import HumanAgent, PlayerLeft
 from .bench import (
     PLAYOUT_DEALS_LIMIT,
     bench_agent,
@@ -305,7 +306,7 @@ def _run(argv: list[str] | None) -> int:
         "openspiel",
         "uniformly random play through OpenSpiel's API",
         "Uniformly random games of python_sixty_six through OpenSpiel's API, chance by its "
-        "probabilities; every chance and player step counted. Needs open_spiel.",
+        "probabilities; every chance and player step counted.",
         "sixty_six",
         ("games", 2000, "games to play"),
         "seed of the random actions and chance outcomes",
@@ -315,7 +316,7 @@ def _run(argv: list[str] | None) -> int:
         "tree",
         "walk the whole OpenSpiel game tree of a mini preset",
         "Walk the whole OpenSpiel game tree of a mini preset: histories, deals and the "
-        "information sets of each player. Needs open_spiel.",
+        "information sets of each player.",
         "mini_2x3",
         presets=list(MINI_PRESETS),
     )
@@ -415,6 +416,12 @@ def _run(argv: list[str] | None) -> int:
         "(default: no limit; the numba path of two built-in agents is not timed)",
     )
     tournament.add_argument(
+        "--allow-cheating",
+        action="store_true",
+        help="let agents that see hidden cards play (references such as openspiel-mcts; "
+        "'sixtysix agents' marks them)",
+    )
+    tournament.add_argument(
         "--rule",
         action="append",
         type=_rule_override,
@@ -464,6 +471,7 @@ def _run(argv: list[str] | None) -> int:
         "give one to 'sixtysix tournament --agents' as NAME or NAME:key=value,...",
     )
     _add_json(agent_list)
+    play = _add_play_command(commands)
 
     args = parser.parse_args(argv)
     if args.command == "demo":
@@ -479,6 +487,8 @@ def _run(argv: list[str] | None) -> int:
         return _report_results(report, args)
     if args.command == "agents":
         return _agents(args.json)
+    if args.command == "play":
+        return _play_at_terminal(play, args)
     if args.kind == "solver":
         _check_deal_seeds(solver_bench, args.seed, args.deals)
         return _report(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
@@ -585,6 +595,7 @@ def _tournament(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
             overrides=dict(args.rule),
             seed=args.seed,
             time_limit=args.time_limit,
+            allow_cheating=args.allow_cheating,
         )
     except ValueError as error:
         command.error(str(error))
@@ -638,6 +649,67 @@ def _replay(command: argparse.ArgumentParser, path: str, row: int) -> int:
     return 1 if replayed.differences else 0
 
 
+def _add_play_command(commands) -> argparse.ArgumentParser:
+    """``play``: a match against an agent at the terminal."""
+    play = _add_command(
+        commands,
+        "play",
+        "play a match against an agent at the terminal",
+        "Play a whole match (deals to the preset's match target) against an agent, as "
+        "player 0: each decision shows your hand, the trump card, the talon, both scores and "
+        "the cards you know the opponent holds, and offers the legal actions by number. Type "
+        "a number or the action (QH, marry KH, close, exchange, ...); quit, Ctrl-C or the end "
+        "of input leaves the match.",
+    )
+    play.add_argument(
+        "--opponent",
+        type=_agent_spec,
+        required=True,
+        metavar="SPEC",
+        help="the agent to play: a built-in name (see 'sixtysix agents'), name:key=value,... "
+        "or module.path:ClassName[:key=value,...]",
+    )
+    _add_preset(play, "sixty_six", [p for p in ALL_PRESETS if make_rules(p).match_target])
+    play.add_argument(
+        "--seed",
+        type=_seed_type,
+        help="seed of the match, in [0, 2**64), to replay one (default: a fresh random seed, "
+        "printed)",
+    )
+    play.add_argument(
+        "--rule",
+        action="append",
+        type=_rule_override,
+        default=[],
+        metavar="OPTION=VALUE",
+        help="a rule option over the preset's, e.g. claim_mode=manual (repeatable)",
+    )
+    return play
+
+
+def _play_at_terminal(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if getattr(agents.parse_spec(args.opponent).factory, "interactive", False):
+        command.error(f"argument --opponent: {args.opponent!r} is not an agent that plays itself")
+    try:
+        game = Game(args.preset, **dict(args.rule))
+    except ValueError as error:
+        command.error(str(error))
+    if game.rules.match_target is None:
+        command.error("argument --rule: match_target=none plays no match; give a target")
+    seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
+    print(f"{args.preset} against {args.opponent}, match seed {seed} (replay: --seed {seed})")
+    try:
+        human = HumanAgent()
+        result = agents.play_match(game, (human, args.opponent), seed, observer=human)
+        human.end_match(result.scores)
+    except KeyboardInterrupt:
+        print("\nInterrupted: you left the match.")
+        return 130
+    except PlayerLeft:
+        print("\nYou left the match.")
+    return 0
+
+
 def _agents(as_json: bool) -> int:
     listed = agents.available()
     if as_json:
@@ -654,6 +726,7 @@ def _agents(as_json: bool) -> int:
             for note, on in [
                 ("numba fast path", agent["fast_path"]),
                 ("cheats: sees hidden cards", agent["cheating"]),
+                ("interactive: not for tournaments", agent["interactive"]),
             ]
             if on
         ]
@@ -672,7 +745,7 @@ def _report(run, as_json: bool) -> int:
     """Run a benchmark and print its result as JSON or as aligned lines."""
     try:
         result = run()
-    except RuntimeError as error:  # open_spiel or a C compiler missing
+    except RuntimeError as error:  # no C compiler, or an agent that forfeits
         print(f"error: {error}", file=sys.stderr)
         return 2
     if as_json:

@@ -246,7 +246,6 @@ def test_bench_api_json_reports_the_documented_fields(capsys):
 
 
 def test_bench_openspiel_and_tree_report_the_documented_fields(capsys):
-    pytest.importorskip("pyspiel")
     from sixtysix import openspiel
 
     result = json.loads(run_cli(capsys, "bench", "openspiel", "--games", "20", "--json"))

@@ -8,15 +8,14 @@ import random
 from collections import defaultdict
 
 import numpy as np
+import pyspiel
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import sixtysix  # noqa: E402
-from sixtysix import openspiel as sixtysix_openspiel  # noqa: E402
-from sixtysix.actions import action_name  # noqa: E402
-from sixtysix.cards import card_name  # noqa: E402
-from sixtysix.rules import MINI_PRESETS  # noqa: E402
+import sixtysix
+from sixtysix import openspiel as sixtysix_openspiel
+from sixtysix.actions import action_name
+from sixtysix.cards import card_name
+from sixtysix.rules import MINI_PRESETS
 
 ALL_PRESETS = tuple(sixtysix.PRESETS) + tuple(MINI_PRESETS)
 
