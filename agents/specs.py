@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .builtin import HeuristicAgent, RandomAgent
 from .human import HumanAgent
+from .mcts import DeterminizedMCTSAgent, InformationSetMCTSAgent
 from .openspiel_bots import FINAL_POLICIES, OpenSpielISMCTSAgent, OpenSpielMCTSAgent
 from .pimc import PimcAgent
 
@@ -74,6 +75,41 @@ BUILTIN: dict[str, AgentInfo] = {
                     int,
                     2,
                     "tricks searched while the talon is open before a heuristic playout (0: none)",
+                ),
+            ),
+        ),
+        AgentInfo(
+            "dmcts",
+            DeterminizedMCTSAgent,
+            "determinized MCTS: one UCT tree per sampled world, root visits summed over worlds",
+            (
+                Parameter("worlds", int, 32, "worlds sampled per decision, one tree each"),
+                Parameter(
+                    "iterations", int, 30000, "iterations per decision, shared evenly by the worlds"
+                ),
+                Parameter("c", float, 0.7, "UCT exploration constant (rewards in [-1, 1])"),
+                Parameter("rollout", str, "heuristic", "rollout policy: random or heuristic"),
+                Parameter(
+                    "solver",
+                    bool,
+                    False,
+                    "value positions with the talon closed or exhausted exactly (open-hand solver)",
+                ),
+            ),
+        ),
+        AgentInfo(
+            "ismcts",
+            InformationSetMCTSAgent,
+            "single-observer information-set MCTS: one tree, a fresh world each iteration",
+            (
+                Parameter("iterations", int, 10000, "iterations per decision, one world each"),
+                Parameter("c", float, 0.7, "UCB exploration constant (rewards in [-1, 1])"),
+                Parameter("rollout", str, "heuristic", "rollout policy: random or heuristic"),
+                Parameter(
+                    "solver",
+                    bool,
+                    False,
+                    "value positions with the talon closed or exhausted exactly in each world",
                 ),
             ),
         ),

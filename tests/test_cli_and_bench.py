@@ -77,6 +77,21 @@ def test_bench_tournament_json_reports_the_documented_fields(capsys):
     assert result["numba_ratio_to_playouts"] == pytest.approx(ratio, abs=1e-3)
 
 
+@pytest.mark.parametrize("spec", ["pimc:horizon=1,worlds=4", "openspiel-mcts:simulations=5"])
+def test_bench_agent_json_reports_the_documented_fields(capsys, spec):
+    args = ("bench", "agent", spec, "--preset", "mini_2x4", "--deals", "3", "--json")
+    result = json.loads(run_cli(capsys, *args))
+    assert (result["spec"], result["preset"], result["deals"]) == (spec, "mini_2x4", 3)
+    assert result["decisions"] == result["open_decisions"] + result["strict_decisions"] > 0
+    for name in ("median_s", "p90_s", "open_median_s", "open_p90_s"):
+        assert result[name] >= 0, name
+    assert result["median_s"] <= result["p90_s"] <= result["max_s"]
+
+
+def test_bench_agent_refuses_a_bad_spec(capsys):
+    assert "unknown agent 'nobody'" in refused(capsys, "bench", "agent", "nobody")
+
+
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C")
 def test_reference_c_plays_the_very_same_deals(capsys):
     # The C program and the engine draw from the same random stream, so equal rules
