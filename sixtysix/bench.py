@@ -452,7 +452,7 @@ def bench_agent(
     open_median, open_p90 = _quantiles(open_phase)
     strict_median, strict_p90 = _quantiles(strict)
     return {
-        "spec": make(spec, 0).spec,
+        "spec": agent.spec,
         "preset": preset,
         "opponent": opponent,
         "deals": deals,

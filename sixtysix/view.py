@@ -305,11 +305,7 @@ class PlayerView(DealFacts):
         worlds = np.zeros(n, dtype=core.STATE_DTYPE)
         sample_records(
             self.array,
-            spec.opponent,
-            spec.allowed,
-            spec.unknown,
-            spec.hidden_opponent,
-            spec.ordered,
+            *spec.record_arguments,
             np.uint64(check_seed(seed)),
             worlds,
         )

@@ -274,6 +274,12 @@ class WorldSpec:
                 "talon positions"
             )
 
+    @property
+    def record_arguments(self) -> tuple[int, int, int, int, bool]:
+        """``(opponent, allowed, unknown, hidden_opponent, ordered)``: what the record kernels
+        (``sample_world_record``, ``ranked_world_record``, ``sample_records``) take, in order."""
+        return self.opponent, self.allowed, self.unknown, self.hidden_opponent, self.ordered
+
     def count(self) -> int:
         """The exact number of worlds (see the module docstring)."""
         subsets = math.comb(self.allowed.bit_count(), self.hidden_opponent)

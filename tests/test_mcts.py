@@ -166,11 +166,7 @@ class Reference:
             self.stream,
             record,
             self.view.record,
-            spec.opponent,
-            spec.allowed,
-            spec.unknown,
-            spec.hidden_opponent,
-            spec.ordered,
+            *spec.record_arguments,
         )
         return record
 

@@ -43,11 +43,7 @@ def ranked_records(view) -> np.ndarray:
             records,
             rank,
             view.record[0],
-            spec.opponent,
-            spec.allowed,
-            spec.unknown,
-            spec.hidden_opponent,
-            spec.ordered,
+            *spec.record_arguments,
         )
     return records
 

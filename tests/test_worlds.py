@@ -372,11 +372,7 @@ def test_numba_callable_sampling_matches_python_entry_point():
     spec = view.world_spec()
     inside = _sample_in_numba(
         view.record,
-        spec.opponent,
-        spec.allowed,
-        spec.unknown,
-        spec.hidden_opponent,
-        spec.ordered,
+        *spec.record_arguments,
         np.uint64(12),
         40,
     )
