@@ -8,7 +8,7 @@ from sixtysix.checks import check_seed
 class Agent:
     """A player: ``act(view)`` returns one of ``view.legal_actions()``.
 
-    Subclasses take ``seed`` and their parameters as keyword arguments. ``policy``
+    Subclasses take ``seed`` and their parameters as keyword arguments. ``fast_policy``
     is the numba policy code (``sixtysix.agents.fast``) of an agent with a fast path,
     ``None`` for others; ``spec`` is the spec string that ``agents.make`` built it from.
     A ``cheating`` agent looks at hidden cards (a reference only): the protocol calls its
@@ -16,7 +16,7 @@ class Agent:
     An ``interactive`` one asks a person (tournaments refuse it).
     """
 
-    policy: int | None = None
+    fast_policy: int | None = None
     spec: str = ""
     cheating = False
     interactive = False

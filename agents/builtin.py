@@ -21,22 +21,39 @@ class PolicyAgent(Agent):
 
     def act(self, view) -> str:
         action = fast.policy_action_array(
-            self.policy, self.noise, view.record, view.game.rule_array, self._stream
+            self.fast_policy, self.noise, view.record, view.game.rule_array, self._stream
         )
         return action_name(action)
+
+    def policy(self, view) -> dict[str, float]:
+        """The probability of each legal action: ``noise`` spread uniformly, the rest on the
+        numba policy's choice (which, for ``heuristic``, does not depend on the stream)."""
+        legal = view.legal_actions()
+        chosen = action_name(
+            fast.policy_action_array(
+                self.fast_policy, 0.0, view.record, view.game.rule_array, fast.new_stream(0)
+            )
+        )
+        share = self.noise / len(legal)
+        return {action: share + (1.0 - self.noise) * (action == chosen) for action in legal}
 
 
 class RandomAgent(PolicyAgent):
     """Uniform over the legal actions."""
 
-    policy = fast.RANDOM
+    fast_policy = fast.RANDOM
+
+    def policy(self, view) -> dict[str, float]:
+        """Uniform over the legal actions."""
+        legal = view.legal_actions()
+        return dict.fromkeys(legal, 1.0 / len(legal))
 
 
 class HeuristicAgent(PolicyAgent):
     """Expert rules of thumb (``sixtysix.heuristic``), deterministic unless ``noise``
     (the probability of a uniform legal action instead, for a ladder of weaker players)."""
 
-    policy = fast.HEURISTIC
+    fast_policy = fast.HEURISTIC
 
     def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
         super().__init__(seed)

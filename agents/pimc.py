@@ -111,6 +111,24 @@ class PimcAgent(Agent):
         actions, totals, count, _ = self._search(view)
         return {action_name(int(a)): totals[i] / count for i, a in enumerate(actions)}
 
+    def policy(self, view) -> dict[str, float]:
+        """The probability of each legal action, exact where the agent enumerates every
+        world (uniform over the actions of the best mean; the seed only breaks ties). Where
+        it samples worlds its choice has no closed form: a ValueError says so."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return {legal[0]: 1.0}
+        worlds = view.count_worlds()
+        if worlds > self.worlds:
+            raise ValueError(
+                f"pimc with worlds={self.worlds} samples worlds here ({worlds} are consistent "
+                f"with the view), so its policy has no closed form: use worlds>={worlds}"
+            )
+        values = self.action_values(view)
+        best = max(values.values())
+        ties = [action for action, value in values.items() if value == best]
+        return {action: (action in ties) / len(ties) for action in legal}
+
     def act(self, view) -> str:
         legal = view.legal_action_ids()
         if len(legal) == 1:

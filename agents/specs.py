@@ -202,7 +202,7 @@ def policy_of(spec: str) -> tuple[int, float] | None:
     if parse_spec(spec).info is None:
         return None
     agent = make(spec, 0)
-    return None if agent.policy is None else (agent.policy, agent.noise)
+    return None if agent.fast_policy is None else (agent.fast_policy, agent.noise)
 
 
 def available() -> list[dict]:
@@ -223,7 +223,7 @@ def available() -> list[dict]:
             ],
             "cheating": info.factory.cheating,
             "interactive": info.factory.interactive,
-            "fast_path": info.factory.policy is not None,
+            "fast_path": info.factory.fast_policy is not None,
         }
         for info in BUILTIN.values()
     ]

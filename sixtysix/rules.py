@@ -266,6 +266,16 @@ MINI_PRESETS: dict[str, dict] = {
         target=22,
         marriage_points=7,
     ),
+    "mini_2x4_long": dict(
+        _SCHNAPSEN,
+        ranks="JQKA",
+        suits=2,
+        deck=8,
+        hand_size=2,
+        deal_pattern="N2 D2 T",
+        target=22,
+        marriage_points=7,
+    ),
 }
 
 

@@ -270,3 +270,20 @@ def assert_blind_to_hidden_cards(spec: str, game, seed: int, worlds: int = 6) ->
 def test_agents_do_not_see_hidden_cards(spec, preset):
     for seed in range(4):
         assert_blind_to_hidden_cards(spec, sixtysix.Game(preset), seed)
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "heuristic:noise=0.3"])
+def test_policy_is_the_distribution_act_samples(spec):
+    """``policy(view)`` sums to 1 over the legal actions and matches act's frequencies."""
+    state = sixtysix.Game("schnapsen").new_deal(seed=4)
+    view = state.view(state.current_player)
+    policy = agents.make(spec, 0).policy(view)
+    assert set(policy) == set(view.legal_actions())
+    assert sum(policy.values()) == pytest.approx(1.0)
+    draws = 2000
+    counts = {action: 0 for action in policy}
+    for seed in range(draws):
+        counts[agents.make(spec, seed).act(view)] += 1
+    for action, probability in policy.items():
+        spread = 4 * math.sqrt(probability * (1 - probability) / draws) + 1e-9
+        assert abs(counts[action] / draws - probability) <= spread

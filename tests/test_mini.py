@@ -43,9 +43,11 @@ from sixtysix.cards import RANK_POINTS, card_name, mask_to_cards
 
 N, D = 0, 1
 MINI = tuple(sixtysix.MINI_PRESETS)
+ONE_DRAW = ("mini_2x3", "mini_2x4")  # the talon allows one draw: closing only at the first lead
 SCALED = {  # preset: (deck, card points, target, marriage points, schneider, talon)
     "mini_2x3": (6, 18, 10, 3, 5, 2),
     "mini_2x4": (8, 40, 22, 7, 11, 2),
+    "mini_2x4_long": (8, 40, 22, 7, 11, 4),
 }
 
 
@@ -299,7 +301,7 @@ def test_marriages_at_the_first_lead(preset):
     assert state.array[0]["marriage"][N] == 2 * marriage  # the trump marriage
 
 
-@pytest.mark.parametrize("preset", MINI)
+@pytest.mark.parametrize("preset", ONE_DRAW)
 def test_trump_exchange_at_the_first_lead(preset):
     state = arrange(preset, n=["JC"], face_up="KC")
     assert "exchange" in state.legal_actions()
@@ -327,11 +329,25 @@ def test_close_at_the_first_lead_makes_the_play_strict(preset):
     assert closed.legal_actions() == ["play QC"]  # must head the led suit
 
 
-@pytest.mark.parametrize("preset", MINI)
+@pytest.mark.parametrize("preset", ONE_DRAW)
 def test_close_only_at_the_first_lead(preset):
     state = arrange(preset, n=["KC"], d=["JC"], face_up="KD")
     run(state, "play KC|play JC")  # N wins and leads trick 2
     assert state.current_player == N and "close" not in state.legal_actions()
+
+
+def test_mini_2x4_long_closes_and_exchanges_at_two_leads():
+    """The talon of 4 allows two draws: closing and the exchange at the first two leads."""
+    state = arrange("mini_2x4_long", n=["KC", "QD"], d=["JC", "JD"], face_up="AD")
+    assert {"close", "play KC"} <= set(state.legal_actions())
+    run(state, "play KC|play JC")  # N wins trick 1 (no trump led), draws; talon 4 -> 2
+    assert state.current_player == N and len(state.talon) == 2
+    assert "close" in state.legal_actions()
+    state = arrange("mini_2x4_long", n=["QD", "KC"], d=["JD", "AC"], face_up="KD")
+    run(state, "play KC|play AC")  # D wins trick 1, holding the jack of trumps JD
+    assert state.current_player == D and {"exchange", "close"} <= set(state.legal_actions())
+    run(state, "exchange")
+    assert "KD" in state.hands[D] and state.trump_card == "JD"
 
 
 # ---- constructed deals: mini_2x3 scoring -----------------------------------------------------
@@ -644,5 +660,6 @@ def test_presets_command_lists_the_mini_presets(capsys):
     assert cli.main(["presets"]) == 0
     *lines, hint = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS]
-    assert lines[-1].startswith("mini_2x4: deck=8, ranks='JQKA', suits=2, target=22,")
+    assert lines[-2].startswith("mini_2x4: deck=8, ranks='JQKA', suits=2, target=22,")
+    assert lines[-1].startswith("mini_2x4_long: deck=8, ranks='JQKA', suits=2, target=22,")
     assert hint.startswith("Every value: sixtysix presets NAME")

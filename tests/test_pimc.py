@@ -176,3 +176,23 @@ def test_pimc_plays_the_best_mean_action_with_ties_by_its_seed():
         if len(ties) > 1:
             choices = {agents.make("pimc:worlds=200", seed).act(view) for seed in range(40)}
             assert choices == set(ties)
+
+
+def test_pimc_policy_is_uniform_over_the_best_mean_actions():
+    for view in small_views("mini_2x4_long", range(3)):
+        policy = agents.make("pimc", 7).policy(view)
+        assert set(policy) == set(view.legal_actions())
+        assert sum(policy.values()) == pytest.approx(1.0)
+        values = agents.make("pimc", 7).action_values(view)
+        best = max(values.values())
+        assert {a for a, p in policy.items() if p > 0} == {
+            a for a, value in values.items() if value == best
+        }
+        choices = {agents.make("pimc", seed).act(view) for seed in range(8)}
+        assert {a for a, p in policy.items() if p > 0} >= choices
+
+
+def test_pimc_policy_refuses_sampled_worlds():
+    view = views_along_a_deal(game_of("schnapsen"), 1)[0]
+    with pytest.raises(ValueError, match="samples worlds here .* use worlds>="):
+        agents.make("pimc:worlds=4").policy(view)
