@@ -16,6 +16,7 @@ import inspect
 from dataclasses import dataclass
 
 from .builtin import HeuristicAgent, RandomAgent
+from .cfr import CfrAgent
 from .human import HumanAgent
 from .mcts import DeterminizedMCTSAgent, InformationSetMCTSAgent
 from .openspiel_bots import FINAL_POLICIES, OpenSpielISMCTSAgent, OpenSpielMCTSAgent
@@ -110,6 +111,19 @@ BUILTIN: dict[str, AgentInfo] = {
                     bool,
                     False,
                     "value positions with the talon closed or exhausted exactly in each world",
+                ),
+            ),
+        ),
+        AgentInfo(
+            "cfr",
+            CfrAgent,
+            "a CFR strategy file: exact on a mini preset (cfr solve) or MCCFR (cfr train)",
+            (
+                Parameter(
+                    "strategy",
+                    str,
+                    "",
+                    "path of a strategy file from 'sixtysix cfr solve' or 'sixtysix cfr train'",
                 ),
             ),
         ),

@@ -107,6 +107,7 @@ class ResultStore:
         self._unsaved = False  # rows that the main file does not hold yet
         self._saved_at = time.monotonic()
         self._save_seconds = 0.0
+        self.was_complete = False  # entering found a complete main file and no parts
 
     def __enter__(self) -> ResultStore:
         self.parts.mkdir(parents=True, exist_ok=True)
@@ -168,6 +169,7 @@ class ResultStore:
             self._tables.append(table.replace_schema_metadata(None))
         if self._tables:
             self._tables = [sorted_unique(pa.concat_tables(self._tables), self.keys)]
+        self.was_complete = bool(self._tables) and not self._unsaved
 
     def _check(self, file: Path, metadata: dict) -> None:
         if CONFIG_KEY not in metadata:

@@ -33,6 +33,7 @@ from concurrent.futures import as_completed as futures_completed
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -58,7 +59,8 @@ DEFAULT_AGENTS = (
 )
 DEFAULT_DEALS = 100
 BATCHES_PER_SLOT = 16  # batches per worker (or Dask thread): a smooth progress bar
-MAX_BATCH = {"deals": 2000, "matches": 250}  # units per batch, so that progress keeps moving
+#: Units per batch, so that progress keeps moving (``positions``: the closing study's).
+MAX_BATCH = {"deals": 2000, "matches": 250, "positions": 100}
 SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}")
 CONNECT_SECONDS = 10  # waiting for a Dask scheduler
 
@@ -137,28 +139,24 @@ class TournamentConfig:
     seed: int = 0
     time_limit: float | None = None
     allow_cheating: bool = field(default=False, compare=False)
+    seatings: ClassVar[int] = 2  # every unit of a pairing is played in both seatings
 
     def __post_init__(self) -> None:
-        canonical = _canonical_specs(self.agents)
+        canonical = canonical_specs(self.agents)
         if not self.allow_cheating:
-            _refuse_cheating(canonical)
+            refuse_cheating(canonical)
         if self.deals is None and self.matches is None:
             object.__setattr__(self, "deals", DEFAULT_DEALS)
         if self.deals is not None and self.matches is not None:
             raise ValueError("give a number of deals or of matches, not both")
         count = check_integer(self.units, self.mode, 1)
-        game = Game(self.preset, **self.overrides)
+        overrides = canonical_overrides(self.preset, self.overrides)
+        game = Game(self.preset, **overrides)
         if self.matches is not None and game.rules.match_target is None:
             raise ValueError(
                 f"matches need rules that play matches: {game!r} plays single deals "
                 "(match_target=None); play deals instead"
             )
-        base = make_rules(self.preset)
-        overrides = {
-            name: getattr(game.rules, name)
-            for name in sorted(self.overrides)
-            if getattr(game.rules, name) != getattr(base, name)
-        }
         for name, value in [
             ("agents", canonical),
             (self.mode, count),
@@ -237,9 +235,10 @@ class TournamentConfig:
         return Game(self.preset, **self.overrides)
 
 
-def _canonical_specs(specs) -> tuple[str, ...]:
-    """Agent specs in canonical form, at least two and no agent twice; each agent is built
-    once, so that a bad parameter value is refused before anything is played."""
+def canonical_specs(specs, least: int = 2, purpose: str = "a tournament") -> tuple[str, ...]:
+    """Agent specs in canonical form, at least ``least`` (what ``purpose`` needs) and no
+    agent twice; each agent is built once, so that a bad parameter value is refused before
+    anything is played."""
     if isinstance(specs, str):
         specs = (specs,)
     canonical = [agents.parse_spec(spec).canonical for spec in specs]
@@ -250,9 +249,10 @@ def _canonical_specs(specs) -> tuple[str, ...]:
                 "play in a tournament; to play an agent yourself: sixtysix play --opponent SPEC"
             )
         agents.make(spec, 0)
-    if len(canonical) < 2:
+    if len(canonical) < least:
         raise ValueError(
-            f"a tournament needs at least 2 agents; got {len(canonical)} "
+            f"{purpose} needs at least {least} agent{'s' if least > 1 else ''}; got "
+            f"{len(canonical)} "
             f"({', '.join(map(repr, specs)) or 'none'})"
         )
     for number, spec in enumerate(canonical):
@@ -263,7 +263,19 @@ def _canonical_specs(specs) -> tuple[str, ...]:
     return tuple(canonical)
 
 
-def _refuse_cheating(specs: tuple[str, ...]) -> None:
+def canonical_overrides(preset: str, overrides: dict) -> dict:
+    """The rule ``overrides`` of ``preset`` (checked), sorted, without those equal to the
+    preset's value."""
+    rules = Game(preset, **overrides).rules
+    base = make_rules(preset)
+    return {
+        name: getattr(rules, name)
+        for name in sorted(overrides)
+        if getattr(rules, name) != getattr(base, name)
+    }
+
+
+def refuse_cheating(specs: tuple[str, ...]) -> None:
     """``ValueError`` naming the agents of ``specs`` that cheat, if any."""
     cheating = [
         spec for spec in specs if getattr(agents.parse_spec(spec).factory, "cheating", False)
@@ -468,24 +480,28 @@ class _Backend:
     results: Callable[[str, list[Batch]], Iterator[tuple[Batch, pa.Table]]]
 
 
-def _in_process(config_json: str, batches: list[Batch]) -> Iterator[tuple[Batch, pa.Table]]:
+#: A batch's work: ``work(config_json, batch)`` gives its rows (``play_batch`` for tournaments).
+Work = Callable[[str, Batch], pa.Table]
+
+
+def _in_process(work: Work, config_json: str, batches: list[Batch]):
     for batch in batches:
-        yield batch, _result_of(batch, functools.partial(play_batch, config_json, batch))
+        yield batch, _result_of(batch, functools.partial(work, config_json, batch))
 
 
-def _on_pool(workers: int, config_json: str, batches: list[Batch]):
+def _on_pool(work: Work, workers: int, config_json: str, batches: list[Batch]):
     """The batches on a pool of at most ``workers`` processes. They fork from a server
-    that has imported this module: a fast start, and no fork of a process that runs
-    threads (pyarrow's, tqdm's)."""
+    that has imported this module and ``work``'s: a fast start, and no fork of a process
+    that runs threads (pyarrow's, tqdm's)."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    context.set_forkserver_preload(sorted({__name__, work.__module__}))
     with ProcessPoolExecutor(
         min(workers, len(batches)),
         mp_context=context,
         initializer=_start_worker,
         initargs=(sys.path, os.getcwd()),
     ) as pool:
-        futures = {pool.submit(play_batch, config_json, batch): batch for batch in batches}
+        futures = {pool.submit(work, config_json, batch): batch for batch in batches}
         yield from _collect(futures, futures_completed)
 
 
@@ -497,16 +513,14 @@ def _start_worker(path: list[str], folder: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _on_dask(client, config_json: str, batches: list[Batch]):
+def _on_dask(work: Work, client, config_json: str, batches: list[Batch]):
     """The batches on the cluster of a ``distributed.Client``, after sending the workers the
     source of every user agent module that is a single file."""
     import distributed
 
     for path in _user_module_files(json.loads(config_json)["agents"]):
         client.upload_file(str(path))
-    futures = {
-        client.submit(play_batch, config_json, batch, pure=False): batch for batch in batches
-    }
+    futures = {client.submit(work, config_json, batch, pure=False): batch for batch in batches}
     yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
 
 
@@ -526,11 +540,12 @@ def _user_module_files(specs: list[str]) -> list[Path]:
 
 
 @contextlib.contextmanager
-def _backend(workers: int, scheduler: str | None) -> Iterator[_Backend]:
-    """This process (one worker), a process pool of ``workers``, or the Dask ``scheduler``."""
+def _backend(workers: int, scheduler: str | None, work: Work = play_batch) -> Iterator[_Backend]:
+    """This process (one worker), a process pool of ``workers``, or the Dask ``scheduler``,
+    doing ``work`` on each batch."""
     if scheduler is None:
-        results = _in_process if workers == 1 else functools.partial(_on_pool, workers)
-        yield _Backend(workers, results)
+        pool = functools.partial(_on_pool, work, workers)
+        yield _Backend(workers, functools.partial(_in_process, work) if workers == 1 else pool)
         return
     import distributed
 
@@ -539,7 +554,8 @@ def _backend(workers: int, scheduler: str | None) -> Iterator[_Backend]:
     except OSError as error:
         raise TournamentError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
-        yield _Backend(max(1, sum(client.nthreads().values())), functools.partial(_on_dask, client))
+        slots = max(1, sum(client.nthreads().values()))
+        yield _Backend(slots, functools.partial(_on_dask, work, client))
 
 
 def check_scheduler(address: str) -> str:
@@ -572,49 +588,74 @@ def run_tournament(
     them first. ``quiet`` hides the progress bar, which shows only when stderr is a
     terminal.
     """
+    return run_schedule(config, out, play_batch, workers, scheduler, force, quiet).to_pandas()
+
+
+def run_schedule(
+    config,
+    out: str | os.PathLike,
+    work: Work,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    force: bool = False,
+    quiet: bool = False,
+    done: Callable[[pa.Table | None], set[tuple[int, int]]] = done_units,
+    complete_is_done: bool = False,
+) -> pa.Table:
+    """Do ``work`` on every batch of ``config``'s schedule not yet in ``out``; every row.
+
+    ``config`` is a ``TournamentConfig`` or any object with its ``pairings``, ``units``,
+    ``seatings``, ``mode``, ``unit_name``, ``keys``, ``as_dict()`` (the stored
+    configuration) and ``to_json()`` (what ``work(config_json, batch)`` gets, with the
+    ``agents``); ``done(rows)`` names the ``(pairing, unit)`` pairs that ``rows`` hold.
+    With ``complete_is_done`` a complete ``out`` is done whatever ``done`` says (for work
+    where a unit may give no rows). Parameters otherwise as ``run_tournament``.
+    """
     workers = check_integer(os.cpu_count() if workers is None else workers, "workers", 1)
     if scheduler is not None:
         check_scheduler(scheduler)
     out = Path(out)
     total = len(config.pairings) * config.units
     with ResultStore(out, config.as_dict(), config.keys, force=force) as store:
-        done = done_units(store.table())
-        if done and len(done) < total and not quiet:
-            print(f"resuming {out}: {len(done)} of {total} {config.mode} played", file=sys.stderr)
-        if len(done) < total:
-            _play(config, store, done, workers, scheduler, quiet)
-        table = store.finish()
-    return table.to_pandas()
+        finished = done(store.table())
+        todo = len(finished) < total and not (complete_is_done and store.was_complete)
+        if finished and todo and not quiet:
+            played = f"{len(finished)} of {total} {config.mode} played"
+            print(f"resuming {out}: {played}", file=sys.stderr)
+        if todo:
+            _play(config, store, finished, workers, scheduler, quiet, work)
+        return store.finish()
 
 
-def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet: bool) -> None:
-    """Play the units not ``done`` and add them to ``store``."""
+def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet: bool, work):
+    """Do ``work`` on the units not ``done`` and add them to ``store``."""
     total = len(config.pairings) * config.units
     played = len(done)
     bar = tqdm(
-        total=2 * total,
-        initial=2 * played,
+        total=config.seatings * total,
+        initial=config.seatings * played,
         unit=config.unit_name,
         disable=quiet or not sys.stderr.isatty(),
         smoothing=0.1,
     )
     try:
-        with bar, _backend(workers, scheduler) as backend:
+        with bar, _backend(workers, scheduler, work) as backend:
             batches = schedule(config, done, backend.slots)
             for batch, table in backend.results(config.to_json(), batches):
                 store.add(batch.part_name, table)
                 played += batch.size
-                bar.update(2 * batch.size)
+                bar.update(config.seatings * batch.size)
     except _BatchFailed as error:
         raise TournamentError(f"{error}\n{_saved(config, store.path, played)}") from error
     except KeyboardInterrupt:
         raise TournamentInterrupted(f"interrupted\n{_saved(config, store.path, played)}") from None
 
 
-def _saved(config: TournamentConfig, out: Path, played: int) -> str:
+def _saved(config, out: Path, played: int) -> str:
     total = len(config.pairings) * config.units
+    seatings = " (in both seatings)" if config.seatings == 2 else ""
     return (
-        f"{played} of {total} {config.mode} (in both seatings) are saved in {out}; "
+        f"{played} of {total} {config.mode}{seatings} are saved in {out}; "
         "rerun the same command to play the rest"
     )
 

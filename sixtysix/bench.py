@@ -471,3 +471,61 @@ def bench_agent(
         "game_points_per_deal": round(points / deals, 4),
         "seconds": round(seconds, 3),
     }
+
+
+def _seconds_per_iteration(iterate, iterations: int) -> float:
+    """Mean seconds of ``iterate()`` over ``iterations`` calls."""
+    start = time.perf_counter()
+    for _ in range(iterations):
+        iterate()
+    return (time.perf_counter() - start) / iterations
+
+
+def bench_cfr(
+    preset: str = "mini_2x3", iterations: int = 1000, openspiel_iterations: int = 3
+) -> dict:
+    """Seconds per iteration of our exact CFR and CFR+ (``sixtysix.cfr``, tree built once)
+    and, side by side, of OpenSpiel's over ``python_sixty_six``: its C++ solvers through the
+    binding (``pyspiel.CFRSolver``, ``pyspiel.CFRPlusSolver``) and its Python ones
+    (``cfr.CFRSolver``, ``cfr.CFRPlusSolver``, the same update order as ours); set-up and
+    compile times excluded, reported apart."""
+    import pyspiel
+    from open_spiel.python.algorithms import cfr as openspiel_cfr
+
+    from . import cfr, gametree
+
+    cfr.check_mini_preset(preset)
+    iterations = check_integer(iterations, "iterations", 1)
+    openspiel_iterations = check_integer(openspiel_iterations, "openspiel_iterations", 1)
+    start = time.perf_counter()
+    tree = gametree.build(preset)
+    sizes = tree.sizes
+    result = {
+        "preset": preset,
+        "build_seconds": round(time.perf_counter() - start, 3),
+        "histories": sizes["histories"],
+        "information_sets_p0": sizes["information_sets"][0],
+        "information_sets_p1": sizes["information_sets"][1],
+    }
+    game = _openspiel_game(preset)
+    for variant, solvers in (
+        ("cfr", {"binding": pyspiel.CFRSolver, "python": openspiel_cfr.CFRSolver}),
+        ("cfr+", {"binding": pyspiel.CFRPlusSolver, "python": openspiel_cfr.CFRPlusSolver}),
+    ):
+        ours = cfr.CFRSolver(tree, variant)
+        ours.iterate(1)  # compile or load the cache first
+        seconds = _seconds_per_iteration(lambda s=ours: s.iterate(1), iterations)
+        name = variant.replace("+", "_plus")
+        result[f"{name}_s_per_iteration"] = round(seconds, 7)
+        for kind, solver_class in solvers.items():
+            start = time.perf_counter()
+            theirs = solver_class(game)
+            result[f"openspiel_{kind}_{name}_setup_s"] = round(time.perf_counter() - start, 3)
+            openspiel_seconds = _seconds_per_iteration(
+                theirs.evaluate_and_update_policy, openspiel_iterations
+            )
+            result[f"openspiel_{kind}_{name}_s_per_iteration"] = round(openspiel_seconds, 4)
+            result[f"{name}_speedup_over_{kind}"] = round(openspiel_seconds / seconds, 1)
+    result["iterations"] = iterations
+    result["openspiel_iterations"] = openspiel_iterations
+    return result

@@ -12,14 +12,19 @@ import json
 import os
 import random
 import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 
-from . import agents
+import numpy as np
+
+from . import agents, cfr, closing, mccfr
 from .agents.human import HumanAgent, PlayerLeft
 from .bench import (
     PLAYOUT_DEALS_LIMIT,
     bench_agent,
     bench_api,
+    bench_cfr,
     bench_core,
     bench_openspiel,
     bench_solver,
@@ -28,6 +33,8 @@ from .bench import (
     compare_with_c,
 )
 from .checks import check_integer, check_seed
+from .experiments import closing as closing_study
+from .experiments import exploitability
 from .experiments.plots import save_plots
 from .experiments.store import ResultsConflict
 from .experiments.summary import summarize
@@ -472,8 +479,28 @@ def _run(argv: list[str] | None) -> int:
     )
     _add_json(agent_list)
     play = _add_play_command(commands)
+    cfr_commands = _add_cfr_command(commands)
+    closing_commands = _add_closing_command(commands)
+    cfr_bench = _add_bench(
+        kinds,
+        "cfr",
+        "seconds per iteration of our exact CFR and CFR+ beside OpenSpiel's",
+        "Seconds per iteration of our exact CFR and CFR+ (numba, over a tree built once) and "
+        "of OpenSpiel's over python_sixty_six: its C++ solvers through the binding "
+        "(pyspiel.CFRSolver, CFRPlusSolver) and its Python ones (the same update order as "
+        "ours), measured side by side on a mini preset, and the ratios (set-up and compile "
+        "times apart).",
+        "mini_2x3",
+        ("iterations", 1000, "iterations of ours per variant"),
+        presets=list(MINI_PRESETS),
+    )
+    _add_count(cfr_bench, "openspiel-iterations", 3, "iterations of OpenSpiel's per variant")
 
     args = parser.parse_args(argv)
+    if args.command == "cfr":
+        return _cfr(cfr_commands, args)
+    if args.command == "closing":
+        return _closing(closing_commands, args)
     if args.command == "demo":
         _check_deal_seeds(demo, args.seed, args.deals)
         return _demo(args.preset, args.deals, args.seed)
@@ -498,6 +525,10 @@ def _run(argv: list[str] | None) -> int:
         return _report(lambda: bench_openspiel(args.preset, args.games, args.seed), args.json)
     if args.kind == "tree":
         return _report(lambda: bench_tree(args.preset), args.json)
+    if args.kind == "cfr":
+        return _report(
+            lambda: bench_cfr(args.preset, args.iterations, args.openspiel_iterations), args.json
+        )
     if args.kind == "agent":
         _check_deal_seeds(agent_bench, args.seed, args.deals)
         return _report(
@@ -710,6 +741,170 @@ def _play_at_terminal(command: argparse.ArgumentParser, args: argparse.Namespace
     return 0
 
 
+def _strategy_path(path: str) -> str:
+    """An argparse ``type`` for a strategy file: a ``.npz`` path that is not a folder."""
+    if not path.endswith(".npz") or os.path.isdir(path):
+        raise argparse.ArgumentTypeError(
+            f"invalid strategy file {path!r}: give a file name ending in .npz, "
+            "e.g. results/NAME.npz"
+        )
+    return path
+
+
+def _add_cfr_command(commands):
+    """``cfr``: exact CFR on the mini presets; returns its subcommands (``cfr_command``)."""
+    cfr_group = _add_command(
+        commands,
+        "cfr",
+        "counterfactual regret minimization: solve a mini preset exactly",
+        "Counterfactual regret minimization: exact CFR and CFR+ over the whole game tree of a "
+        "mini preset, with exact best responses and exploitability.",
+    )
+    cfr_commands = cfr_group.add_subparsers(dest="cfr_command", required=True, metavar="COMMAND")
+    solve = _add_command(
+        cfr_commands,
+        "solve",
+        "solve a mini preset with exact CFR or CFR+ into a strategy file",
+        "Build the whole game tree of a mini preset (every deal, dealer 1) and run exact CFR+ "
+        "or CFR on it, measuring the average strategy's exploitability as it goes (a progress "
+        "bar); write the strategy and the curve to an .npz file (for the cfr:strategy=PATH "
+        "agent) and the curve, log-log, to a .png beside it.",
+    )
+    _add_preset(solve, "mini_2x3")
+    _add_count(solve, "iterations", 1000, "CFR iterations")
+    solve.add_argument(
+        "--variant",
+        choices=cfr.VARIANTS,
+        default="cfr+",
+        help="cfr+ (regret matching+, linear averaging) or cfr (OpenSpiel's CFRSolver); both "
+        "update the players alternately (default: %(default)s)",
+    )
+    solve.add_argument(
+        "--eval-every",
+        type=_count_type("eval-every"),
+        help="measure the exploitability every K iterations, and after the last "
+        "(default: iterations // 20)",
+        metavar="K",
+    )
+    solve.add_argument(
+        "--out",
+        type=_strategy_path,
+        help="the strategy file (default: results/cfr_PRESET.npz)",
+    )
+    _add_json(solve)
+    _add_cfr_exploitability_command(cfr_commands)
+    _add_cfr_train_command(cfr_commands)
+    return cfr_commands
+
+
+def _add_cfr_exploitability_command(cfr_commands) -> argparse.ArgumentParser:
+    """``cfr exploitability``: how much a best response wins against an agent."""
+    command = _add_command(
+        cfr_commands,
+        "exploitability",
+        "the exploitability of any agent on a mini preset",
+        "Tabulate the policy an agent plays at every information set of a mini preset's "
+        "whole game tree (exactly from its policy(view) where it has one, else from the "
+        "frequencies of --samples act() calls with different seeds) and compute the exact "
+        "best response against it. The exploitability is the mean of the two best "
+        "responses' values, in game points a deal (OpenSpiel's definition).",
+    )
+    _add_preset(command, "mini_2x3", choices=tuple(MINI_PRESETS))
+    command.add_argument(
+        "--agent",
+        required=True,
+        metavar="SPEC",
+        help="the agent, e.g. pimc, heuristic or cfr:strategy=results/cfr_mini_2x3.npz",
+    )
+    _add_count(
+        command,
+        "samples",
+        exploitability.DEFAULT_SAMPLES,
+        "act() calls per decision of an agent without policy(view)",
+    )
+    _add_seed(command, "the seed of the agent's seeds")
+    _add_json(command)
+    return command
+
+
+def _cfr_exploitability(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        agents.make(args.agent, 0)
+    except ValueError as error:
+        command.error(f"argument --agent: {error}")
+    result = exploitability.agent_exploitability(
+        args.preset, args.agent, args.samples, args.seed, progress=not args.json
+    )
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return 0
+    how = "its policy(view)" if result.exact else f"{result.samples} act() calls a decision"
+    print(
+        f"{result.agent} on {result.preset}: exploitability {result.exploitability:.6g} game "
+        f"points a deal\n  best responses win {result.best_response_values[0]:.6g} as player 0 "
+        f"and {result.best_response_values[1]:.6g} as player 1\n  {result.decisions:,} "
+        f"decisions of {result.information_sets:,} information sets, tabulated from {how} "
+        f"in {result.seconds:.1f} s"
+    )
+    return 0
+
+
+def _cfr(commands, args: argparse.Namespace) -> int:
+    """Run a ``cfr`` subcommand."""
+    if args.cfr_command == "solve":
+        return _cfr_solve(commands.choices["solve"], args)
+    if args.cfr_command == "exploitability":
+        return _cfr_exploitability(commands.choices["exploitability"], args)
+    if args.cfr_command == "train":
+        return _cfr_train(commands.choices["train"], args)
+    raise AssertionError(f"unhandled cfr command {args.cfr_command!r}")
+
+
+def _cfr_solve(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        cfr.check_mini_preset(args.preset)
+    except ValueError as error:
+        command.error(f"argument --preset: {error}")
+    out = args.out or f"results/cfr_{args.preset}.npz"
+    solution = cfr.solve(
+        args.preset, args.iterations, args.variant, args.eval_every, progress=not args.json
+    )
+    path = solution.save(out)
+    figure = solution.plot(path.with_suffix(".png"))
+    result = {
+        "preset": args.preset,
+        "variant": args.variant,
+        "iterations": args.iterations,
+        "exploitability": solution.exploitability,
+        "seconds": round(solution.seconds, 3),
+        "build_seconds": round(solution.build_seconds, 3),
+        "information_sets": solution.tree.infosets,
+        "histories": solution.tree.nodes,
+        "curve": [[int(i), float(e), round(float(s), 3)] for i, e, s in solution.curve],
+        "out": str(path),
+        "plot": str(figure),
+        "bytes": path.stat().st_size,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(
+        f"{args.variant} on {args.preset}: {solution.tree.nodes:,} histories, "
+        f"{solution.tree.infosets:,} information sets (tree built in "
+        f"{solution.build_seconds:.2f} s)\n"
+    )
+    print(f"{'iteration':>10}  {'exploitability':>14}  {'seconds':>8}")
+    rows = solution.curve
+    shown = sorted({*np.unique(np.geomspace(1, len(rows), 12).astype(int) - 1)})
+    for iteration, value, seconds in rows[shown]:
+        print(f"{int(iteration):>10}  {value:>14.6g}  {seconds:>8.2f}")
+    print(
+        f"\nexploitability {solution.exploitability:.6g} after {args.iterations} iterations "
+        f"in {solution.seconds:.2f} s; strategy {path} ({result['bytes']:,} bytes), plot {figure}"
+    )
+    return 0
+
+
 def _agents(as_json: bool) -> int:
     listed = agents.available()
     if as_json:
@@ -753,6 +948,341 @@ def _report(run, as_json: bool) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>22}: {value}")
+    return 0
+
+
+def _add_closing_command(commands):
+    """``closing``: the close-the-talon study; returns its subcommands."""
+    group = _add_command(
+        commands,
+        "closing",
+        "the close-the-talon study: harvest positions, score agents, analyze one position",
+        "The close-the-talon study: harvest the positions where closing is legal from play, "
+        "score agents' closing decisions against reference values, and analyze one position.",
+    )
+    closing_commands = group.add_subparsers(
+        dest="closing_command", required=True, metavar="COMMAND"
+    )
+    harvest = _add_command(
+        closing_commands,
+        "harvest",
+        "play deals and record every decision where closing is legal",
+        "Every ordered seating of two of the agents (each agent against itself included) "
+        "plays the same seeded deals; every decision where closing is legal (the leader's, "
+        "or the trick winner's before drawing) becomes one row of a Parquet file: the deal "
+        "seed, deck, dealer and history, the leader's view, the score and what the agent "
+        "did. Rerun an interrupted command to complete it.",
+    )
+    harvest.add_argument(
+        "--agents",
+        nargs="+",
+        type=_agent_spec,
+        required=True,
+        metavar="SPEC",
+        help="one or more agent specs (see 'sixtysix agents')",
+    )
+    _add_count(harvest, "deals", closing_study.DEFAULT_HARVEST_DEALS, "deals per seating")
+    _add_preset(harvest, "sixty_six")
+    _add_seed(harvest, "seed of the harvest, from which every deal seed derives", 0)
+    harvest.add_argument(
+        "--rule",
+        action="append",
+        type=_rule_override,
+        default=[],
+        metavar="OPTION=VALUE",
+        help="a rule option over the preset's, e.g. close_min_talon=4 (repeatable)",
+    )
+    harvest.add_argument(
+        "--out",
+        type=_results_path,
+        help="the positions file (default: results/closing_PRESET.parquet)",
+    )
+    _add_run_options(harvest, "the positions already at --out")
+    evaluate = _add_command(
+        closing_commands,
+        "evaluate",
+        "score agents' closing decisions at harvested positions",
+        "Value every position once with the PIMC reference (cached beside the positions "
+        "as NAME.reference.parquet), ask every agent at every position (a fresh agent per "
+        "position; cached per agent as NAME.decisions.parquet), and report agreement with "
+        "the reference, game points lost per decision with 95% intervals, false and missed "
+        "closes, by talon size and score: a Markdown table (printed and written to OUT.md), "
+        "the scored decisions (OUT.parquet) and plots (OUT-loss.png, OUT-close-errors.png, "
+        "OUT-references.png).",
+    )
+    evaluate.add_argument(
+        "--positions",
+        required=True,
+        metavar="FILE",
+        help="a positions file of 'sixtysix closing harvest' (.parquet)",
+    )
+    evaluate.add_argument(
+        "--agents",
+        nargs="+",
+        type=_agent_spec,
+        default=["heuristic", "pimc", "dmcts", "ismcts"],
+        metavar="SPEC",
+        help="one or more agent specs (default: %(default)s)",
+    )
+    evaluate.add_argument(
+        "--out",
+        metavar="STEM",
+        help="where the outputs go, without an ending: STEM.md, STEM.parquet, STEM-*.png "
+        "(default: NAME-quality beside the positions NAME.parquet)",
+    )
+    evaluate.add_argument(
+        "--limit",
+        type=_count_type("limit"),
+        metavar="N",
+        help="evaluate only the first N positions (default: all)",
+    )
+    evaluate.add_argument(
+        "--max-talon",
+        type=_checked_type(lambda value: check_integer(value, "max-talon", 2)),
+        metavar="N",
+        help="evaluate only the positions with at most N talon cards (default: any)",
+    )
+    _add_reference_options(evaluate)
+    _add_seed(evaluate, "seed of the agents and of the sampled worlds", 0)
+    _add_run_options(evaluate, "the cached reference values and decisions")
+    analyze = _add_command(
+        closing_commands,
+        "analyze",
+        "analyze one closing position given as JSON",
+        "Value closing and every alternative at one position, described from the leader's "
+        "side in a JSON file (see docs/closing_positions.md), with both references, the "
+        "number of worlds and a verdict.",
+    )
+    analyze.add_argument("position", metavar="POSITION.json", help="the position file")
+    _add_reference_options(analyze)
+    _add_seed(analyze, "seed of the sampled worlds", 0)
+    _add_json(analyze)
+    return closing_commands
+
+
+def _add_reference_options(command: argparse.ArgumentParser) -> None:
+    """``--samples`` and ``--worlds-limit`` of the PIMC reference."""
+    command.add_argument(
+        "--samples",
+        type=_count_type("samples"),
+        default=closing_study.PIMC_SAMPLES,
+        help="worlds the PIMC reference samples where the worlds are more than "
+        "--worlds-limit (default: %(default)s)",
+    )
+    command.add_argument(
+        "--worlds-limit",
+        type=_checked_type(lambda value: check_integer(value, "worlds-limit", 0)),
+        default=closing_study.PIMC_LIMIT,
+        metavar="N",
+        help="the PIMC reference values every world where there are at most N "
+        "(default: %(default)s)",
+    )
+    command.add_argument(
+        "--defense-worlds",
+        type=_checked_type(lambda value: check_integer(value, "defense-worlds", 0)),
+        default=closing_study.BEST_DEFENSE_WORLDS,
+        metavar="N",
+        help="solve the best-defense reference where there are at most N worlds (0: never; "
+        "default: %(default)s)",
+    )
+    command.add_argument(
+        "--defense-nodes",
+        type=_count_type("defense-nodes"),
+        default=closing_study.BEST_DEFENSE_NODES,
+        metavar="N",
+        help="... and only for options whose game tree has at most N nodes (default: %(default)s)",
+    )
+
+
+def _add_run_options(command: argparse.ArgumentParser, kept: str) -> None:
+    """``--workers``, ``--scheduler``, ``--force`` (deletes ``kept``) and ``--quiet``."""
+    command.add_argument(
+        "--workers",
+        type=_count_type("workers"),
+        help=f"local worker processes; 1 works in this process (default: {os.cpu_count()})",
+    )
+    command.add_argument(
+        "--scheduler",
+        type=_scheduler,
+        metavar="tcp://HOST:PORT",
+        help="run the batches on the Dask cluster of this scheduler instead of local workers",
+    )
+    command.add_argument("--force", action="store_true", help=f"delete {kept} and start afresh")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _closing(commands, args: argparse.Namespace) -> int:
+    """Run a ``closing`` subcommand."""
+    command = commands.choices[args.closing_command]
+    if args.closing_command == "analyze":
+        return _closing_analyze(command, args)
+    if args.scheduler is not None and args.workers is not None:
+        command.error("argument --workers: not allowed with --scheduler")
+    try:
+        if args.closing_command == "harvest":
+            config = closing_study.HarvestConfig(
+                tuple(args.agents), args.deals, args.preset, dict(args.rule), args.seed
+            )
+        else:
+            config = closing_study.EvaluationConfig(
+                args.positions,
+                tuple(args.agents),
+                args.limit,
+                args.max_talon,
+                args.samples,
+                args.worlds_limit,
+                args.defense_worlds,
+                args.defense_nodes,
+                args.seed,
+            )
+            closing_study.read_positions(args.positions)
+    except ValueError as error:
+        command.error(str(error))
+    started = time.perf_counter()
+    try:
+        if args.closing_command == "harvest":
+            out = args.out or f"results/closing_{args.preset}.parquet"
+            table = closing_study.run_harvest(
+                config, out, args.workers, args.scheduler, args.force, args.quiet
+            )
+        else:
+            evaluation = closing_study.run_evaluation(
+                config, args.out, args.workers, args.scheduler, args.force, args.quiet
+            )
+    except ResultsConflict as error:
+        return _failed(command, error, 2)
+    except TournamentError as error:
+        return _failed(command, error, 1)
+    except TournamentInterrupted as error:
+        return _failed(command, error, 130)
+    seconds = time.perf_counter() - started
+    if args.closing_command == "harvest":
+        closes = sum(table["closed"].to_pylist())
+        print(
+            f"harvest {config.harvest_id}: {table.num_rows} positions ({closes} closed by the "
+            f"agent) from {config.deals} deals x {len(config.pairings)} seatings in {out} "
+            f"({seconds:.1f} s)"
+        )
+    else:
+        print(evaluation.to_markdown())
+        print(f"\n({seconds:.1f} s) written: {', '.join(map(str, evaluation.files))}")
+    return 0
+
+
+def _closing_analyze(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        position = closing.ClosingPosition.from_json(Path(args.position))
+        result = closing.analyze(
+            position,
+            limit=args.worlds_limit,
+            samples=args.samples,
+            seed=args.seed,
+            best_defense=args.defense_worlds > 0,
+            max_worlds=max(args.defense_worlds, 1),
+            max_nodes=args.defense_nodes,
+        )
+    except ValueError as error:
+        command.error(f"argument POSITION.json: {error}")
+    print(json.dumps(result) if args.json else closing.render(result))
+    return 0
+
+
+def _run_folder(path: str) -> str:
+    """An argparse ``type`` for an MCCFR run folder: not a file, not a file name."""
+    if os.path.isfile(path) or path.endswith(".npz"):
+        raise argparse.ArgumentTypeError(
+            f"invalid run folder {path!r}: give a folder for the checkpoint and the "
+            "strategy, e.g. results/NAME"
+        )
+    return path
+
+
+def _capacity(text: str) -> int:
+    """An argparse ``type`` for ``--capacity``: a power of two accepted by ``mccfr``."""
+    try:
+        value = int(text)
+        mccfr.run_config("sixty_six", 0, value, 0)
+    except ValueError as error:
+        message = str(error) if text.lstrip("-").isdigit() else f"invalid capacity {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    return value
+
+
+def _add_cfr_train_command(cfr_commands) -> argparse.ArgumentParser:
+    """``cfr train``: external-sampling MCCFR on a full preset, resumable."""
+    train = _add_command(
+        cfr_commands,
+        "train",
+        "train an MCCFR strategy for a full preset over the abstraction of docs/abstraction.md",
+        "External-sampling MCCFR (linear weighting, negative-regret pruning) over the "
+        "information and action abstraction of docs/abstraction.md, with a progress bar. "
+        "Checkpoints go to FOLDER/checkpoint.npz; running the same command again resumes "
+        "there and continues to --iterations (another configuration is refused). The average "
+        "strategy goes to FOLDER/strategy.npz, for the cfr:strategy=PATH agent.",
+    )
+    _add_preset(train, "sixty_six")
+    train.add_argument(
+        "--iterations",
+        type=_count_type("iterations"),
+        required=True,
+        help="iterations in all, counting those of a checkpoint (each deals one deck and "
+        "traverses it once per player)",
+    )
+    train.add_argument(
+        "--out", type=_run_folder, required=True, metavar="FOLDER", help="the run folder"
+    )
+    _add_seed(train, "seed of the run's random stream", 0)
+    _add_count(train, "checkpoint-every", 10_000, "iterations between checkpoints")
+    train.add_argument(
+        "--capacity",
+        type=_capacity,
+        default=mccfr.DEFAULT_CAPACITY,
+        help="slots of the regret table, a power of two (default: %(default)s)",
+    )
+    train.add_argument(
+        "--prune-after",
+        type=_checked_type(lambda value: check_integer(value, "prune-after", 0)),
+        default=1000,
+        help="the iteration from which negative-regret pruning starts (default: %(default)s)",
+    )
+    _add_json(train)
+    return train
+
+
+def _cfr_train(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run ``cfr train``; print what was trained."""
+    start = time.perf_counter()
+    try:
+        path = mccfr.train(
+            args.preset,
+            iterations=args.iterations,
+            out=args.out,
+            seed=args.seed,
+            checkpoint_every=args.checkpoint_every,
+            capacity=args.capacity,
+            prune_after=args.prune_after,
+            progress=not args.json,
+        )
+    except ValueError as error:
+        command.error(str(error))
+    except mccfr.TableFullError as error:
+        return _failed(command, error, 1)
+    strategy = mccfr.AbstractStrategy.load(path)
+    result = {
+        "preset": args.preset,
+        "iterations": strategy.iterations,
+        "keys": len(strategy.keys),
+        "seconds": round(time.perf_counter() - start, 3),
+        "out": str(path),
+        "bytes": path.stat().st_size,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{args.preset}: {result['iterations']} iterations, {result['keys']} information "
+            f"sets in {path} ({result['bytes'] / 1e6:.2f} MB)"
+        )
     return 0
 
 

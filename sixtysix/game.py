@@ -16,6 +16,7 @@ from .actions import action_name, mask_to_actions, parse_action
 from .cards import card_name, mask_text, mask_to_names, parse_card
 from .checks import check_player, check_seed, is_integer
 from .facts import DealFacts
+from .positions import position_record
 from .rules import RuleSet, compile_rules, make_rules
 from .view import PlayerView
 
@@ -71,6 +72,72 @@ class Game:
         state = self.new_deal(deck=deck, dealer=dealer)
         for action in actions:
             state.apply(action)
+        return state
+
+    def position(
+        self,
+        *,
+        trump: str,
+        face_up: Card | None,
+        talon_size: int,
+        hand: Sequence[Card],
+        points: Sequence[int],
+        tricks: Sequence[int],
+        gone: Sequence[Card] | None = None,
+        won: Sequence[Sequence[Card]] | None = None,
+        opponent_known: Sequence[Card] = (),
+        marriages: Sequence[Sequence[str]] = ((), ()),
+        opponent_hand: Sequence[Card] | None = None,
+        talon: Sequence[Card] | None = None,
+        leader: int = 0,
+        dealer: int | None = None,
+        before_draw: bool = False,
+        leader_known: Sequence[Card] | None = None,
+        excluded: Sequence[Sequence[Card]] = ((), ()),
+        closed_by: int | None = None,
+        close_snapshot: Sequence[int] | None = None,
+    ) -> State:
+        """A state at the start of ``leader``'s turn (a pre-draw decision if ``before_draw``),
+        built from a description without a history (``sixtysix.positions``).
+
+        Pairs are ``(leader, opponent)``: ``points`` (credited totals), ``tricks``,
+        ``marriages`` (suits declared) and ``won`` (the gone cards split by taker; give
+        ``gone`` instead when the split is unknown). ``face_up`` is the talon's last card
+        (None once the talon is empty); ``talon_size`` counts it. The unseen cards are
+        ``opponent_hand`` (with ``opponent_known``) and ``talon`` (top first, the face-up card
+        left out); without them the first world completes the state. ``leader_known``:
+        the leader's cards the opponent knows (default: his marriage partners in hand);
+        ``excluded``: cards each is known not to hold; ``closed_by`` and ``close_snapshot``
+        (the non-closer's tricks and total at the close) for a closed talon. ``dealer``
+        defaults to the leader's opponent. An inconsistent description is a ValueError.
+
+        The state has no history: ``deck`` is a stand-in that deals the current hands, so
+        ``view`` works, but replaying it does not reach the position.
+        """
+        array, deck, dealer = position_record(
+            self,
+            leader=leader,
+            trump=trump,
+            face_up=face_up,
+            talon_size=talon_size,
+            hand=hand,
+            gone=gone,
+            won=won,
+            opponent_known=opponent_known,
+            points=points,
+            tricks=tricks,
+            marriages=marriages,
+            opponent_hand=opponent_hand,
+            talon=talon,
+            leader_known=leader_known,
+            excluded=excluded,
+            closed_by=closed_by,
+            close_snapshot=close_snapshot,
+            before_draw=before_draw,
+            dealer=dealer,
+        )
+        state = State(self, deck, dealer)
+        state.array = array
         return state
 
     def _parse_deck(self, deck: Sequence[Card]) -> np.ndarray:

@@ -29,7 +29,7 @@ def test_available_lists_the_built_ins_with_their_descriptions():
         assert info["cheating"] is (info["name"] == "openspiel-mcts")
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", sorted(set(BUILT_IN) - {"cfr"}))  # cfr: test_cfr_agent.py
 def test_make_builds_a_seeded_agent_with_its_canonical_spec(name):
     agent = agents.make(f" {name} ", seed=7)
     assert agent.spec == name and agent.seed == 7

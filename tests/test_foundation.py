@@ -27,8 +27,21 @@ IGNORED = shutil.ignore_patterns("__pycache__", "*.egg-info")
 #: and ``sixtysix.experiments``; ``sixtysix`` is the package's ``__init__`` (the public API).
 LAYERS = (
     ("checks", "cards", "bits", "rules", "numba_cache"),  # data and helpers
-    ("core", "actions", "worlds", "heuristic", "solver"),  # numba kernels: records, masks
-    ("facts", "history", "world_states", "view", "game", "match", "sixtysix"),  # the Python API
+    ("core", "actions", "worlds", "heuristic", "solver", "abstraction"),  # numba kernels
+    (
+        "facts",
+        "history",
+        "world_states",
+        "view",
+        "positions",
+        "game",
+        "match",
+        "closing",
+        "gametree",
+        "cfr",
+        "mccfr",
+        "sixtysix",
+    ),  # the Python API
     ("openspiel",),  # adapters
     ("agents",),  # players
     ("experiments",),  # tournaments and studies

@@ -32,7 +32,7 @@ def test_every_fair_self_playing_agent_is_tested_here():
         for info in agents.available()
         if not info["cheating"] and not info["interactive"]
     }
-    assert fair == set(CHEAP)
+    assert fair == set(CHEAP) | {"cfr"}  # cfr needs a strategy file: tests/test_cfr_agent.py
 
 
 @pytest.mark.parametrize("name", list(agents.BUILTIN))

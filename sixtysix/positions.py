@@ -1,0 +1,452 @@
+"""Positions without a history: the core record of a leader's decision, built from a
+description of it (``Game.position``) and checked for consistency.
+
+A position is described from the leader's side: his hand, the cards gone in
+tricks, the opponent's known cards, the face-up card and the talon size, the
+credited totals, tricks and declared marriages as ``(leader, opponent)``. Which
+trick took which gone card does not matter to the rest of the deal, so the
+split of the gone cards between the players (``won``) may be left out: a split
+that makes both players' card points is chosen. The unseen cards (the rest of
+the deck) are the opponent's hidden cards and the hidden talon cards; a world
+gives them (``opponent_hand``, ``talon``), or the first world in the order of
+``worlds.ranked_hidden`` completes the position (the opponent's hidden cards
+the lowest unseen cards, the talon the rest in ascending order).
+
+The record equals the one that play reaches, field for field, except where the
+fields cannot be known without a history and the rules never read them: the
+drawn cards before the talon's top and the slots after its end (-1 here), and,
+at a pre-draw decision, ``turn_acted`` (0 here; play leaves the previous
+leader's turn there, which nothing reads before the close or draw resets it), and the
+cards outside the deck that play's follow-suit inference leaves in ``excluded`` (whole
+suits: every reader intersects it with the unseen cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import core
+from .cards import (
+    KING,
+    QUEEN,
+    SUITS,
+    card_index,
+    card_name,
+    mask_text,
+    mask_to_cards,
+    parse_card,
+    parse_suit,
+)
+from .checks import check_integer, check_player
+
+Card = str | int
+Pair = Sequence  # a (leader, opponent) pair
+
+
+def _mask(items: Sequence[Card], what: str, deck_mask: int) -> int:
+    """A card list (strings or indices) as a mask: each card in the deck, none twice."""
+    if isinstance(items, str | bytes) or not isinstance(items, Sequence | set | frozenset):
+        raise ValueError(f"{what} must be a list of cards like ['QH', 'KS'], got {items!r}")
+    mask = 0
+    for item in items:
+        card = parse_card(item) if isinstance(item, str) else item
+        if isinstance(card, bool) or not isinstance(card, int | np.integer):
+            raise ValueError(f"invalid card {item!r} in {what}: give card strings like 'QH'")
+        card = int(card)
+        if not 0 <= card < 24 or not deck_mask >> card & 1:
+            name = card_name(card) if 0 <= card < 24 else repr(item)
+            raise ValueError(
+                f"card {name} in {what} is not in this game's deck ({mask_text(deck_mask)})"
+            )
+        if mask >> card & 1:
+            raise ValueError(f"card {card_name(card)} is listed twice in {what}")
+        mask |= 1 << card
+    return mask
+
+
+def _pair(value, what: str) -> tuple:
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
+        raise ValueError(f"{what} must be a [leader, opponent] pair, got {value!r}")
+    return tuple(value)
+
+
+def _suits(items, what: str) -> int:
+    """Marriage suits (letters) as a suit bit mask, none twice."""
+    if isinstance(items, str) or not isinstance(items, Sequence):
+        raise ValueError(f"{what} must be a list of suits like ['H'], got {items!r}")
+    mask = 0
+    for item in items:
+        suit = parse_suit(item)
+        if mask >> suit & 1:
+            raise ValueError(f"the marriage in {SUITS[suit]} is listed twice in {what}")
+        mask |= 1 << suit
+    return mask
+
+
+def card_points_of(mask: int, rules) -> int:
+    """Card points of the cards in ``mask`` (compiled rules)."""
+    return sum(int(rules["card_points"][c]) for c in mask_to_cards(mask))
+
+
+def split_gone(gone: int, count: int, points: int, rules) -> int | None:
+    """A ``count``-card subset of ``gone`` worth ``points`` card points, or None if none is."""
+    reachable = {(0, 0): 0}  # (cards, points) -> a subset making them
+    for card in mask_to_cards(gone):
+        value = int(rules["card_points"][card])
+        for (n, p), subset in list(reachable.items()):
+            reachable.setdefault((n + 1, p + value), subset | 1 << card)
+    return reachable.get((count, points))
+
+
+def position_record(
+    game,
+    *,
+    leader: int,
+    trump: str,
+    face_up: Card | None,
+    talon_size: int,
+    hand: Sequence[Card],
+    gone: Sequence[Card] | None,
+    won: Pair | None,
+    opponent_known: Sequence[Card],
+    points: Pair,
+    tricks: Pair,
+    marriages: Pair,
+    opponent_hand: Sequence[Card] | None,
+    talon: Sequence[Card] | None,
+    leader_known: Sequence[Card] | None,
+    excluded: Pair,
+    closed_by: int | None,
+    close_snapshot: Pair | None,
+    before_draw: bool,
+    dealer: int | None,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The checked record of a described position, a stand-in deck and the dealer (see
+    ``Game.position``); an inconsistent description is a ValueError saying what is wrong."""
+    rules = game.rule_array[0]
+    settings = game.rules
+    deck_mask = int(rules["deck_mask"])
+    leader = check_player(leader, "leader")
+    opponent = 1 - leader
+    dealer = 1 - leader if dealer is None else check_player(dealer, "dealer")
+    trump_suit = parse_suit(trump)
+    if not trump_suit < settings.suits:
+        raise ValueError(f"trump {trump!r} is not a suit of this game ({SUITS[: settings.suits]})")
+    points = tuple(check_integer(p, "points", 0) for p in _pair(points, "points"))
+    tricks = tuple(check_integer(t, "tricks", 0) for t in _pair(tricks, "tricks"))
+    tricks_done = tricks[0] + tricks[1]
+    full_talon = settings.talon_size
+    talon_size = check_integer(talon_size, "talon_size", 0, full_talon + 1)
+    if talon_size % 2 or talon_size == 1:
+        raise ValueError(
+            f"invalid talon_size {talon_size}: the talon holds an even number of cards "
+            f"(0 to {full_talon} in {game.preset})"
+        )
+
+    # ---- the cards -----------------------------------------------------------------
+    own = _mask(hand, "hand", deck_mask)
+    known = _mask(opponent_known, "opponent_known", deck_mask)
+    if won is not None:
+        if gone is not None:
+            raise ValueError("give the gone cards either as gone or split into won, not both")
+        won_pair = _pair(won, "won")
+        won_masks = [_mask(won_pair[0], "won[leader]", deck_mask)]
+        won_masks.append(_mask(won_pair[1], "won[opponent]", deck_mask))
+        _disjoint({"won[leader]": won_masks[0], "won[opponent]": won_masks[1]})
+        gone_mask = won_masks[0] | won_masks[1]
+    else:
+        gone_mask = _mask([] if gone is None else gone, "gone", deck_mask)
+        won_masks = None
+    bottom = 0
+    if face_up is not None:
+        bottom = _mask([face_up], "face_up", deck_mask)
+        if (bottom.bit_length() - 1) // 6 != trump_suit:
+            raise ValueError(f"face_up {face_up!r} is not a trump: the trump suit is {trump!r}")
+    if (face_up is None) != (talon_size == 0):
+        raise ValueError(
+            f"face_up {face_up!r} with talon_size {talon_size}: the face-up card (the talon's "
+            "last card) is null exactly when the talon is empty"
+        )
+    sets = {"hand": own, "gone": gone_mask, "opponent_known": known, "face_up": bottom}
+    _disjoint(sets)
+    seen = own | gone_mask | known | bottom
+    unseen = deck_mask & ~seen
+    size = own.bit_count()
+    if size == 0:
+        raise ValueError("the hand is empty: a position is a decision with cards to play")
+    if gone_mask.bit_count() != 2 * tricks_done:
+        raise ValueError(
+            f"{gone_mask.bit_count()} cards gone for {tricks_done} tricks {list(tricks)}: each "
+            "trick takes two cards"
+        )
+    draws = (full_talon - talon_size) // 2
+    open_talon = closed_by is None and talon_size > 0
+    expected_draws = tricks_done - 1 if before_draw else tricks_done
+    if open_talon and draws != expected_draws:
+        raise ValueError(
+            f"talon_size {talon_size} after {tricks_done} tricks: with the talon open "
+            f"{game.preset} leaves {full_talon - 2 * expected_draws} cards in the talon"
+        )
+    if not open_talon and draws > tricks_done:
+        raise ValueError(
+            f"talon_size {talon_size} after only {tricks_done} tricks: the talon shrinks by "
+            "two cards a trick"
+        )
+    hand_size = settings.hand_size - tricks_done + draws
+    if size != hand_size:
+        raise ValueError(
+            f"{size} cards in hand: after {tricks_done} tricks with {talon_size} cards left "
+            f"in the talon the leader holds {hand_size}"
+        )
+    hidden_opponent = size - known.bit_count()
+    hidden_talon = max(talon_size - 1, 0)
+    if hidden_opponent < 0 or unseen.bit_count() != hidden_opponent + hidden_talon:
+        raise ValueError(
+            f"{unseen.bit_count()} unseen cards ({mask_text(unseen, 'none')}), but the opponent "
+            f"holds {size} cards of which {known.bit_count()} are known and the talon hides "
+            f"{hidden_talon}: {max(hidden_opponent, 0) + hidden_talon} cards should be unseen"
+        )
+
+    # ---- the world: the opponent's hand and the talon order ---------------------------
+    if opponent_hand is None:
+        if talon is not None:
+            raise ValueError("a talon order needs the opponent's hand (opponent_hand) too")
+        theirs = known | sum(1 << card for card in mask_to_cards(unseen)[:hidden_opponent])
+    else:
+        theirs = _mask(opponent_hand, "opponent_hand", deck_mask)
+        if theirs & known != known or theirs & ~(known | unseen) or theirs.bit_count() != size:
+            raise ValueError(
+                f"opponent_hand {mask_text(theirs)} must hold the {size} cards of "
+                f"opponent_known ({mask_text(known, 'none')}) plus unseen ones "
+                f"({mask_text(unseen, 'none')})"
+            )
+    rest = unseen & ~theirs
+    if talon is None:
+        talon_cards = mask_to_cards(rest)
+    else:
+        talon_mask = _mask(talon, "talon", deck_mask)
+        talon_cards = [parse_card(c) if isinstance(c, str) else int(c) for c in talon]
+        if talon_mask != rest:
+            raise ValueError(
+                f"talon {list(talon)} must be the unseen cards the opponent does not hold "
+                f"({mask_text(rest, 'none')}), top first, without the face-up card"
+            )
+
+    # ---- points, tricks and marriages ---------------------------------------------------
+    married = [
+        _suits(suits, f"marriages[{who}]")
+        for suits, who in zip(_pair(marriages, "marriages"), ("leader", "opponent"), strict=True)
+    ]
+    if married[0] & married[1]:
+        raise ValueError("both players declared the same marriage")
+    hands = {leader: own, opponent: theirs}
+    may_hold = {leader: own | gone_mask, opponent: known | gone_mask}
+    values = []
+    for side, mask in enumerate(married):
+        value = 0
+        for suit in range(4):
+            if not mask >> suit & 1:
+                continue
+            pair = (1 << card_index(suit, QUEEN)) | (1 << card_index(suit, KING))
+            if suit >= settings.suits or pair & ~deck_mask:
+                raise ValueError(f"no marriage in {SUITS[suit]} exists in {game.preset}")
+            if pair & ~may_hold[(leader, opponent)[side]]:
+                who = "the leader's hand" if side == 0 else "opponent_known"
+                raise ValueError(
+                    f"the marriage in {SUITS[suit]} was declared, so {mask_text(pair)} must "
+                    f"each be gone or in {who}"
+                )
+            value += (
+                2 * settings.marriage_points if suit == trump_suit else settings.marriage_points
+            )
+        values.append(value)
+    if tricks_done > 0 and tricks[0] == 0:
+        raise ValueError("the leader has won no trick, but he leads after the first trick")
+    if tricks_done == 0 and dealer == leader:
+        raise ValueError("before the first trick the non-dealer leads: the dealer cannot lead")
+    least = int(rules["close_min_talon"]) + 2
+    if before_draw and not (
+        tricks_done > 0
+        and open_talon
+        and talon_size >= least
+        and rules["close_before_draw"]
+        and rules["closing"]
+    ):
+        raise ValueError(
+            "before_draw: a pre-draw decision follows a trick, with the talon open and at least "
+            f"{least} cards in it, under rules with close_before_draw and closing_allowed"
+        )
+    # card points and the marriage field of each side (leader first)
+    pending_rules = bool(rules["marry_pending"])
+    credited = [values[s] if tricks[s] > 0 and not pending_rules else 0 for s in (0, 1)]
+    record_points = [points[s] - credited[s] for s in (0, 1)]
+    record_marriage = list(values)
+    gone_points = card_points_of(gone_mask, rules)
+    if pending_rules:  # validated marriages are in the points; the opponent's last may pend
+        validated = points[0] + points[1] - gone_points - values[0]
+        pending = values[1] - validated
+        suit_values = {
+            2 * settings.marriage_points if s == trump_suit else settings.marriage_points
+            for s in range(4)
+            if married[1] >> s & 1
+        }
+        if pending not in suit_values | {0}:
+            raise ValueError(
+                f"points {list(points)} do not fit the gone cards ({gone_points} card points) "
+                f"and the marriages {values}: under next-trick validation the leader's marriages "
+                "count and at most the opponent's last one pends"
+            )
+        record_marriage = [0, pending]
+        card = [points[0] - values[0], points[1] - validated]
+    else:
+        card = record_points
+    for side, who in enumerate(("leader", "opponent")):
+        if card[side] < 0:
+            raise ValueError(
+                f"the {who}'s points {points[side]} are less than his counted marriages "
+                f"({credited[side]})"
+            )
+        if tricks[side] == 0 and card[side] > 0:
+            raise ValueError(
+                f"the {who} has won no trick, so he has no card points, but his points are "
+                f"{points[side]} (marriages count only once he wins a trick)"
+            )
+    if card[0] + card[1] != gone_points:
+        raise ValueError(
+            f"points {list(points)} minus counted marriages make {card[0] + card[1]} card "
+            f"points, but the gone cards are worth {gone_points}"
+        )
+    if won_masks is not None:
+        for side, who in enumerate(("leader", "opponent")):
+            if won_masks[side].bit_count() != 2 * tricks[side]:
+                raise ValueError(
+                    f"won[{who}] holds {won_masks[side].bit_count()} cards for "
+                    f"{tricks[side]} tricks"
+                )
+            if card_points_of(won_masks[side], rules) != card[side]:
+                raise ValueError(
+                    f"won[{who}] is worth {card_points_of(won_masks[side], rules)} card points, "
+                    f"but his points make {card[side]}"
+                )
+        leader_won = won_masks[0]
+    else:
+        leader_won = split_gone(gone_mask, 2 * tricks[0], card[0], rules)
+        if leader_won is None:
+            raise ValueError(
+                f"no {tricks[0]} tricks of the gone cards make the leader's {card[0]} card "
+                f"points (points {list(points)} minus counted marriages)"
+            )
+    if rules["claim_mode"] == core.CLAIM_AUTOMATIC:
+        for side, who in enumerate(("leader", "opponent")):
+            if points[side] >= settings.target:
+                raise ValueError(
+                    f"the {who} has {points[side]} points: at {settings.target} the deal ends "
+                    "(automatic claims), so no decision is left"
+                )
+
+    # ---- the record ---------------------------------------------------------------------
+    array = np.zeros(1, dtype=core.STATE_DTYPE)
+    record = array[0]
+    side_of = (leader, opponent)
+    for side, player in enumerate(side_of):
+        record["points"][player] = record_points[side]
+        record["marriage"][player] = record_marriage[side]
+        record["tricks"][player] = tricks[side]
+        record["married_suits"][player] = married[side]
+    record["hand"][leader], record["hand"][opponent] = own, theirs
+    record["won"][leader], record["won"][opponent] = leader_won, gone_mask & ~leader_won
+    shown = _leader_shown(own, married[0], leader_known, deck_mask)
+    record["shown"][leader], record["shown"][opponent] = shown, known
+    excluded = _pair(excluded, "excluded")
+    for side, player in enumerate(side_of):
+        mask = _mask(
+            excluded[side], f"excluded[{'leader' if side == 0 else 'opponent'}]", deck_mask
+        )
+        if mask & hands[player]:
+            raise ValueError(f"excluded cards {mask_text(mask & hands[player])} are in that hand")
+        record["excluded"][player] = mask
+    record["talon"][:] = -1
+    record["talon_top"] = 2 * draws
+    record["talon_end"] = full_talon
+    if talon_size:
+        record["talon"][2 * draws : full_talon - 1] = talon_cards
+        record["talon"][full_talon - 1] = bottom.bit_length() - 1
+    record["trump"] = trump_suit
+    record["phase"] = core.PRE_DRAW if before_draw else core.LEAD
+    record["to_move"] = record["leader"] = leader
+    record["led"] = -1
+    record["closed_by"] = -1
+    if closed_by is not None:
+        closer = check_player(closed_by, "closed_by")
+        if talon_size < int(rules["close_min_talon"]):
+            raise ValueError(
+                f"closed_by {closer} with talon_size {talon_size}: a closed talon "
+                f"keeps at least {int(rules['close_min_talon'])} cards"
+            )
+        snap = _pair(close_snapshot, "close_snapshot") if close_snapshot is not None else None
+        if snap is None:
+            raise ValueError(
+                "closed_by needs close_snapshot: the non-closer's (tricks, total) at the close"
+            )
+        record["closed_by"] = closer
+        record["snap_tricks"] = check_integer(snap[0], "close_snapshot tricks", 0)
+        record["snap_total"] = check_integer(snap[1], "close_snapshot total", 0)
+    elif close_snapshot is not None:
+        raise ValueError("close_snapshot is only for a closed talon (closed_by)")
+    record["tricks_done"] = tricks_done
+    record["last_winner"] = leader if tricks_done else -1
+    record["winner"] = record["reason"] = -1
+    record["dealer"] = dealer
+    return array, _stand_in_deck(game, record, dealer), dealer
+
+
+def _disjoint(sets: dict[str, int]) -> None:
+    names = list(sets)
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            both = sets[first] & sets[second]
+            if both:
+                raise ValueError(f"card {mask_text(both)} is listed in both {first} and {second}")
+
+
+def _leader_shown(own: int, married: int, leader_known, deck_mask: int) -> int:
+    """The leader's cards the opponent knows: given, or the partners of his marriages."""
+    if leader_known is not None:
+        shown = _mask(leader_known, "leader_known", deck_mask)
+        if shown & ~own:
+            raise ValueError(f"leader_known {mask_text(shown & ~own)} is not in the hand")
+        return shown
+    pairs = sum(
+        (1 << card_index(s, QUEEN)) | (1 << card_index(s, KING))
+        for s in range(4)
+        if married >> s & 1
+    )
+    return own & pairs
+
+
+def _stand_in_deck(game, record, dealer: int) -> np.ndarray:
+    """A deck for a position without a history: it deals each player his current hand (padded
+    with other cards when the hands have shrunk), puts the talon where a deal puts it and
+    the talon's last card face up; the remaining cards fill the remaining places."""
+    rules = game.rule_array[0]
+    size = int(rules["deck_size"])
+    deck = [-1] * size
+    owner_of = (int(dealer == 0), int(dealer == 1))  # hand_owner 0 is the non-dealer
+    for player in (0, 1):
+        cards = iter(mask_to_cards(int(record["hand"][player])))
+        for k in range(2 * int(rules["hand_size"])):
+            if int(rules["hand_owner"][k]) == owner_of[player]:
+                card = next(cards, None)
+                if card is not None:
+                    deck[int(rules["hand_positions"][k])] = card
+    top, end = int(record["talon_top"]), int(record["talon_end"])
+    positions = [int(p) for p in rules["talon_positions"][: end - 1]]
+    if end > top:
+        for position, card in zip(positions[top:], record["talon"][top : end - 1], strict=True):
+            deck[position] = int(card)
+        deck[int(rules["trump_position"])] = int(record["talon"][end - 1])
+    placed = {c for c in deck if c >= 0}
+    rest = iter(c for c in game.deck_cards if c not in placed)
+    return np.array([c if c >= 0 else next(rest) for c in deck], dtype=np.int64)

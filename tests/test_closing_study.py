@@ -1,0 +1,393 @@
+"""The close-the-talon study: the position harvest, the decision-quality evaluation, the
+notebook and the ``closing`` commands."""
+
+from __future__ import annotations
+
+import json
+from math import nan
+from pathlib import Path
+
+import nbclient
+import nbformat
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from sixtysix.experiments import closing as study
+from sixtysix.experiments.store import ResultsConflict
+from sixtysix.experiments.tournament import TournamentError, unit_seed
+from test_summary import kernel_name
+
+import sixtysix
+from sixtysix import agents, cli, core
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "closing_quality.ipynb"
+FAST = ("heuristic", "random")
+
+
+def harvest(path: Path, preset: str = "schnapsen", deals: int = 3, **options) -> pd.DataFrame:
+    config = study.HarvestConfig(FAST, deals=deals, preset=preset, seed=5, **options)
+    return study.run_harvest(config, path, workers=1, quiet=True).to_pandas()
+
+
+@pytest.mark.parametrize("preset", ["schnapsen", "sixty_six"])
+def test_the_harvest_records_exactly_the_decisions_where_closing_is_legal(tmp_path, preset):
+    rows = harvest(tmp_path / "positions.parquet", preset)
+    game = sixtysix.Game(preset)
+    pairings = [(a, b) for a in FAST for b in FAST]
+    assert sorted(set(rows["pairing"])) == list(range(len(pairings)))
+    for pairing, specs in enumerate(pairings):
+        for deal in range(3):
+            result = agents.play_deal(game, specs, unit_seed(5, deal))
+            state = game.new_deal(seed=result.seed)
+            expected = []
+            for decision, (player, action) in enumerate(result.history_ids):
+                if core.A_CLOSE in state.legal_action_ids():
+                    expected.append((decision, player, state.talon_size, state.card_points))
+                state.apply(action)
+            found = rows[(rows["pairing"] == pairing) & (rows["deal_index"] == deal)]
+            assert [
+                (r.decision, r.leader, r.talon_size, (r.points_leader, r.points_opponent))
+                for r in found.itertuples()
+            ] == [(d, p, t, (pts[p], pts[1 - p])) for d, p, t, pts in expected]
+            assert list(found["spec_0"]) == [specs[0]] * len(found)
+            actions = [action for _, action in result.history_ids]
+            for row in found.itertuples():
+                assert list(row.history) == actions[: row.decision]
+                assert row.action == sixtysix.actions.action_name(actions[row.decision])
+                assert row.closed == (row.action == "close")
+    for row in rows.head(12).itertuples():  # every row rebuilds its state and its view
+        state = study.position_state(row)
+        view = state.view(row.leader)
+        assert view.key() == row.view_key
+        assert list(row.legal_actions) == state.legal_actions()
+        assert list(row.known_opponent) == sixtysix.cards.mask_to_names(view.known_opponent)
+    if preset == "sixty_six":  # close_before_draw: the trick winner's decisions too
+        assert set(rows["phase"]) == {"lead", "pre-draw"}
+
+
+def test_a_resumed_harvest_equals_one_run_and_another_configuration_is_refused(
+    tmp_path, monkeypatch
+):
+    whole = tmp_path / "whole.parquet"
+    harvest(whole, deals=6)
+    resumed = tmp_path / "resumed.parquet"
+    original = study.position_rows
+
+    def failing(game, result):
+        if result.seed == unit_seed(5, 4):
+            raise RuntimeError("stop here")
+        return original(game, result)
+
+    monkeypatch.setattr(study, "position_rows", failing)
+    with pytest.raises(TournamentError, match="rerun the same command"):
+        harvest(resumed, deals=6)
+    partial = pq.read_table(resumed)
+    assert 0 < partial.num_rows < pq.read_table(whole).num_rows
+    monkeypatch.undo()
+    harvest(resumed, deals=6)
+    assert pq.read_table(resumed).equals(pq.read_table(whole))
+    assert pq.read_schema(resumed).metadata == pq.read_schema(whole).metadata
+    assert not (tmp_path / "resumed.parquet.parts").exists()
+    with pytest.raises(ResultsConflict, match="deals: 6 there, 7 here"):
+        harvest(resumed, deals=7)
+
+
+def test_a_harvest_config_is_checked():
+    with pytest.raises(ValueError, match="at least 1 agent"):
+        study.HarvestConfig(())
+    with pytest.raises(ValueError, match="cheats"):
+        study.HarvestConfig(("openspiel-mcts",))
+    with pytest.raises(ValueError, match="deals"):
+        study.HarvestConfig(("random",), deals=0)
+    config = study.HarvestConfig(("random",), preset="schnapsen", overrides={"deck": 20})
+    assert config.overrides == {}  # the preset's own value is dropped
+    assert config.pairings == [("random", "random")]
+
+
+# ---- scoring on hand-made positions ----------------------------------------------------------
+
+
+def hand_made() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Three positions with known reference values, two agents' decisions."""
+    positions = pd.DataFrame(
+        {
+            "talon_size": [4, 4, 6],
+            "points_leader": [50, 30, 20],
+            "points_opponent": [40, 30, 45],
+            "phase": ["lead"] * 3,
+        }
+    )
+    options = [["close", "play AS", "play 9H"], ["close", "exchange, close", "play TD"]]
+    references = pd.DataFrame(
+        {
+            "position": [0, 1, 2],
+            "options": [options[0], options[1], options[0]],
+            "values": [[2.0, 0.5, -1.0], [-1.0, -0.5, 1.0], [-2.0, 1.0, 0.25]],
+            "close_value": [2.0, -0.5, -2.0],
+            "best_alternative_value": [0.5, 1.0, 1.0],
+            "defense_values": [[1.5, 0.0, -1.5], [-1.0, nan, 0.0], [nan] * 3],
+            "defense_close_value": [1.5, nan, nan],
+            "defense_alternative_value": [0.0, nan, nan],
+        }
+    )
+    decisions = pd.DataFrame(
+        {
+            "agent": ["a"] * 3 + ["b"] * 3,
+            "position": [0, 1, 2] * 2,
+            "action": ["close", "exchange", "play 9H", "play AS", "play TD", "close"],
+            "followup": ["", "close", "", "", "", ""],
+            "closed": [True, True, False, False, False, True],
+        }
+    )
+    return positions, references, decisions
+
+
+def test_losses_false_and_missed_closes_are_exact_on_hand_made_positions():
+    scored = study.score_decisions(*hand_made())
+    assert list(scored["option"]) == [
+        "close",
+        "exchange, close",
+        "play 9H",
+        "play AS",
+        "play TD",
+        "close",
+    ]
+    assert list(scored["loss"]) == [0.0, 1.5, 0.75, 1.5, 0.0, 3.0]
+    assert list(scored["close_loss"]) == [0.0, 1.5, 0.0, 1.5, 0.0, 3.0]
+    assert list(scored["false_close"]) == [False, True, False, False, False, True]
+    assert list(scored["missed_close"]) == [False, False, False, True, False, False]
+    assert list(scored["situation"]) == ["ahead", "level", "behind"] * 2
+    assert scored["reference_gap"].iloc[0] == 0.5
+    assert list(scored["defense_loss"].iloc[[0, 3]]) == [0.0, 1.5]
+    assert scored["defense_loss"].iloc[[1, 2, 4, 5]].isna().all()
+    quality = study.decision_quality(scored)
+    overall = quality["all"].set_index("agent")
+    assert overall.loc["a", "loss"] == pytest.approx(0.75)
+    assert overall.loc["b", "loss"] == pytest.approx(1.5)
+    assert overall.loc["a", "agreement"] == pytest.approx(2 / 3)
+    assert overall.loc["b", "agreement"] == pytest.approx(1 / 3)
+    assert overall.loc["a", "loss_high"] - overall.loc["a", "loss"] == pytest.approx(
+        1.959963984540054 * 0.75 / 3**0.5
+    )
+    assert list(overall["false_closes"]) == [1, 1]
+    assert list(overall["missed_closes"]) == [0, 1]
+    assert list(overall["reference_closes"]) == [1, 1]
+    talon = quality["by_talon"]
+    assert list(zip(talon["agent"], talon["talon_size"], talon["positions"], strict=True)) == [
+        ("a", 4, 2),
+        ("a", 6, 1),
+        ("b", 4, 2),
+        ("b", 6, 1),
+    ]
+    assert list(quality["by_situation"]["situation"]) == ["behind", "level", "ahead"] * 2
+    references = quality["references"].set_index("talon_size")
+    assert list(references["positions"]) == [1, 2] and list(references["defended"]) == [0, 1]
+    assert references.loc[4, "gap"] == 0.5 and references.loc[4, "verdicts_differ"] == 0
+
+
+def test_closing_where_it_is_worth_the_same_as_not_closing_is_no_false_close():
+    positions, references, decisions = hand_made()
+    references.at[2, "values"] = [1.0, 1.0, 0.25]
+    references.loc[2, ["close_value", "best_alternative_value"]] = 1.0
+    scored = study.score_decisions(positions, references, decisions)
+    tie = scored[scored["position"] == 2]
+    assert list(tie["closed"]) == [False, True]
+    assert not tie["false_close"].any() and not tie["missed_close"].any()
+    assert tie["agrees"].all() and not tie["reference_closes"].any()
+
+
+def test_a_choice_that_is_no_option_is_refused():
+    positions, references, decisions = hand_made()
+    decisions.loc[0, "action"] = "play KC"
+    with pytest.raises(ValueError, match="'play KC' is not an option"):
+        study.score_decisions(positions, references, decisions)
+
+
+# ---- a small evaluation end to end -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def evaluation(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("evaluation")
+    harvest(folder / "positions.parquet", deals=1)
+    config = study.EvaluationConfig(
+        str(folder / "positions.parquet"), FAST, limit=6, samples=8, seed=2
+    )
+    return study.run_evaluation(config, folder / "quality", workers=1, quiet=True)
+
+
+def test_an_evaluation_asks_every_agent_at_every_position_against_the_reference(evaluation):
+    config, decisions = evaluation.config, evaluation.decisions
+    assert [path.name for path in evaluation.files] == [
+        "quality.parquet",
+        "quality.md",
+        "quality-loss.png",
+        "quality-close-errors.png",
+        "quality-references.png",
+    ]
+    assert list(decisions["agent"]) == ["heuristic"] * 6 + ["random"] * 6
+    positions = study.read_positions(config.positions)
+    for row in decisions.itertuples():
+        state = study.position_state(positions.iloc[row.position])
+        seed = unit_seed(config.seed, row.position)
+        assert (row.action, row.followup) == study.decide(row.agent, seed, state)
+        reference = study.reference_values(state, config.worlds_limit, config.samples, seed)
+        assert list(row.values) == reference["values"]
+        assert row.loss == pytest.approx(max(row.values) - row.chosen_value)
+    stored = pd.read_parquet(evaluation.files[0])
+    pd.testing.assert_frame_equal(stored, decisions.reset_index(drop=True), check_dtype=False)
+    text = evaluation.files[1].read_text()
+    assert "## By talon size" in text and "| heuristic | 6 |" in text
+    assert all(path.read_bytes().startswith(b"\x89PNG") for path in evaluation.files[2:])
+
+
+def test_a_rerun_reuses_the_cached_references_and_decisions(evaluation, monkeypatch):
+    def refuse(*args):
+        raise AssertionError("recomputed")
+
+    monkeypatch.setattr(study, "reference_values", refuse)
+    monkeypatch.setattr(study, "decide", refuse)
+    config, decisions = evaluation.config, evaluation.decisions
+    talon = int(decisions["talon_size"].iloc[2])
+    fewer = study.EvaluationConfig(config.positions, ("random",), 2, talon, config.samples, seed=2)
+    again = study.run_evaluation(fewer, evaluation.files[0].with_name("fewer"), workers=1)
+    chosen = (decisions["agent"] == "random") & (decisions["talon_size"] <= talon)
+    expected = decisions[chosen].head(2).reset_index(drop=True)
+    assert expected["position"].iloc[-1] > 1  # a selection, not the first positions
+    pd.testing.assert_frame_equal(again.decisions, expected)
+    other = study.EvaluationConfig(config.positions, ("random",), 4, samples=9, seed=2)
+    with pytest.raises(ValueError, match="no position of .* has at most 2 talon cards"):
+        study.EvaluationConfig(config.positions, ("random",), max_talon=2).select(
+            study.read_positions(config.positions).head(1)
+        )
+    with pytest.raises(ResultsConflict, match="samples: 8 there, 9 here"):
+        study.run_evaluation(other, evaluation.files[0].with_name("other"), workers=1)
+
+
+def test_the_notebook_runs_on_a_small_evaluation(evaluation, monkeypatch):
+    monkeypatch.setenv("SIXTYSIX_CLOSING", str(evaluation.files[0]))
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name=kernel_name(),
+        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+    )
+    client.execute()
+    outputs = [
+        output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+    ]
+    assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
+
+
+def test_a_file_that_holds_no_positions_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no such positions file"):
+        study.read_positions(tmp_path / "missing.parquet")
+    (tmp_path / "text.parquet").write_text("no parquet")
+    with pytest.raises(ValueError, match="is not a Parquet file"):
+        study.read_positions(tmp_path / "text.parquet")
+    pd.DataFrame({"deal_seed": [1]}).to_parquet(tmp_path / "other.parquet")
+    with pytest.raises(ValueError, match="lacks the columns preset, overrides, deck"):
+        study.read_positions(tmp_path / "other.parquet")
+
+
+# ---- the command line --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["harvest"], ["evaluate"], ["analyze"]], ids=["closing", "h", "e", "a"]
+)
+def test_every_closing_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        cli.main(["closing", *command, "--help"])
+    assert done.value.code == 0
+    assert "usage: sixtysix closing" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["harvest", "--agents", "nobody"], "unknown agent 'nobody'"),
+        (["harvest", "--agents", "random", "--deals", "0"], "deals must be"),
+        (["harvest", "--agents", "random", "--out", "x.csv"], "ending in .parquet"),
+        (["harvest", "--agents", "random", "--preset", "bridge"], "invalid choice: 'bridge'"),
+        (["evaluate", "--positions", "missing.parquet"], "no such positions file"),
+        (["evaluate", "--positions", "p.parquet", "--samples", "0"], "samples must be"),
+        (["evaluate", "--positions", "p.parquet", "--max-talon", "1"], "max-talon must be"),
+        (["evaluate", "--positions", "p.parquet", "--agents", "human"], "interactive"),
+    ],
+)
+def test_bad_closing_arguments_get_clear_errors(arguments, message, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        cli.main(["closing", *arguments])
+    assert done.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_harvest_and_evaluate_from_the_command_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    common = ["--workers", "1", "--quiet"]
+    assert cli.main(["closing", "harvest", "--agents", "heuristic", "--deals", "1"] + common) == 0
+    out = capsys.readouterr().out
+    assert "positions" in out and "results/closing_sixty_six.parquet" in out
+    arguments = ["--positions", "results/closing_sixty_six.parquet", "--agents", "random"]
+    arguments += ["--limit", "3", "--samples", "4", "--out", "results/q"]
+    assert cli.main(["closing", "evaluate", *arguments, *common]) == 0
+    assert "| random | 3 |" in capsys.readouterr().out
+    assert (tmp_path / "results" / "q.md").is_file()
+    code = cli.main(["closing", "harvest", "--agents", "heuristic", "--deals", "2"] + common)
+    assert code == 2 and "another configuration" in capsys.readouterr().err
+
+
+def test_analyze_prints_the_analyzer_text_or_json(tmp_path, capsys):
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({"preset": "schnapsen"}))
+    with pytest.raises(SystemExit) as done:
+        cli.main(["closing", "analyze", str(position)])
+    assert done.value.code == 2 and "missing" in capsys.readouterr().err
+
+
+EXAMPLE = {
+    "preset": "schnapsen",
+    "trump": "D",
+    "face_up": "JD",
+    "talon_size": 2,
+    "hand": ["AS", "KS", "JH", "AD", "TD"],
+    "gone": ["JS", "KH", "TH", "JC", "TC", "AC", "QD", "KD"],
+    "opponent_known": [],
+    "points": [12, 34],
+    "tricks": [1, 3],
+    "marriages": [[], []],
+}
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_analyze_prints_the_analysis_as_text_or_one_json_object(
+    tmp_path, capsys, monkeypatch, as_json
+):
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(EXAMPLE))
+    calls = []
+
+    def analysis(position, **options):
+        calls.append((position, options))
+        return {"verdict": "do not close", "worlds": 6}
+
+    monkeypatch.setattr(sixtysix.closing, "analyze", analysis)
+    monkeypatch.setattr(sixtysix.closing, "render", lambda result: f"rendered {result}")
+    flags = ["--json"] if as_json else []
+    assert cli.main(["closing", "analyze", str(position), "--samples", "7", *flags]) == 0
+    out = capsys.readouterr().out
+    expected = {"verdict": "do not close", "worlds": 6}
+    assert json.loads(out) == expected if as_json else out == f"rendered {expected}\n"
+    [(given, options)] = calls
+    assert given.to_json() == EXAMPLE
+    assert options == {
+        "limit": study.PIMC_LIMIT,
+        "samples": 7,
+        "seed": 0,
+        "best_defense": True,
+        "max_worlds": study.BEST_DEFENSE_WORLDS,
+        "max_nodes": study.BEST_DEFENSE_NODES,
+    }
