@@ -258,7 +258,56 @@ def _expected_value(player, infoset, first_child, children, utility, root_probab
     return total
 
 
+@njit(cache=True)
+def _information_set_values(
+    player, infoset, first_child, children, utility, root_probability, strategy, q, weight
+):
+    """Sum into ``q`` (information sets x actions) each action's value to the mover, weighted
+    by the others' reach (chance and the opponent), and that reach into ``weight``."""
+    nodes = len(player)
+    reach = np.empty((nodes, 2))  # reach[n, p]: chance times the strategy of all but p
+    for root in range(len(root_probability)):
+        reach[root, 0] = reach[root, 1] = root_probability[root]
+    values = np.empty(nodes)
+    for node in range(nodes):
+        mover = player[node]
+        for k in range(children[node] if mover >= 0 else 0):
+            child = first_child[node] + k
+            p = strategy[infoset[node], k]
+            reach[child, mover] = reach[node, mover]
+            reach[child, 1 - mover] = reach[node, 1 - mover] * p
+    for node in range(nodes - 1, -1, -1):
+        mover = player[node]
+        if mover < 0:
+            values[node] = utility[node]
+            continue
+        row = infoset[node]
+        sign = 1.0 if mover == 0 else -1.0
+        value = 0.0
+        for k in range(children[node]):
+            child_value = values[first_child[node] + k]
+            value += strategy[row, k] * child_value
+            q[row, k] += reach[node, mover] * sign * child_value
+        weight[row] += reach[node, mover]
+        values[node] = value
+
+
 # ---- values of a strategy ------------------------------------------------------------------
+
+
+def information_set_values(tree: GameTree, strategy) -> np.ndarray:
+    """Each action's value (game points to the information set's player) when both play
+    ``strategy`` from there on, the histories of the information set weighed by how likely
+    chance and the opponent's strategy make them: rows in ``tree.infoset_legal`` order, NaN
+    where the opponent's strategy never reaches the information set."""
+    strategy = check_strategy(tree, strategy)
+    q = np.zeros((tree.infosets, tree.max_actions))
+    weight = np.zeros(tree.infosets)
+    _information_set_values(*_node_arrays(tree), tree.root_probability, strategy, q, weight)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = q / weight[:, None]
+    q[tree.infoset_legal < 0] = np.nan
+    return q
 
 
 def _node_arrays(tree: GameTree) -> tuple:

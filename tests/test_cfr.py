@@ -352,3 +352,44 @@ def test_bench_cfr_measures_both_side_by_side(capsys):
         for kind in ("binding", "python"):
             assert result[f"{name}_speedup_over_{kind}"] > 0
     assert (result["information_sets_p0"], result["information_sets_p1"]) == (3344, 3994)
+
+
+def test_information_set_values_weigh_histories_by_the_others_reach():
+    """A plain-Python reference on mini_2x3 under a random strategy, and the root identity:
+    the first movers' values, averaged by their strategy and chance, are the game's value."""
+    tree = gametree.build("mini_2x3")
+    rng = np.random.default_rng(5)
+    strategy = rng.random((tree.infosets, tree.max_actions)) * (tree.infoset_legal >= 0)
+    strategy /= strategy.sum(axis=1, keepdims=True)
+    q = cfr.information_set_values(tree, strategy)
+    values = tree.utility.astype(float).copy()
+    for node in range(tree.nodes - 1, -1, -1):
+        if tree.player[node] >= 0:
+            kids = range(tree.first_child[node], tree.first_child[node] + tree.children[node])
+            values[node] = sum(
+                strategy[tree.infoset[node], k] * values[c] for k, c in enumerate(kids)
+            )
+    reach = np.ones((tree.nodes, 2))
+    reach[: tree.roots] *= tree.root_probability[:, None]
+    sums, weights = np.zeros_like(q), np.zeros(tree.infosets)
+    for node in range(tree.nodes):
+        mover = int(tree.player[node])
+        if mover < 0:
+            continue
+        row, sign = tree.infoset[node], 1 - 2 * mover
+        weights[row] += reach[node, mover]
+        for k in range(tree.children[node]):
+            child = tree.first_child[node] + k
+            reach[child] = reach[node]
+            reach[child, 1 - mover] *= strategy[row, k]
+            sums[row, k] += reach[node, mover] * sign * values[child]
+    legal = tree.infoset_legal >= 0
+    np.testing.assert_allclose(q[legal], (sums / weights[:, None])[legal], rtol=1e-12)
+    first = tree.infoset[: tree.roots]
+    mean = sum(
+        tree.root_probability[root]
+        * (q[first[root]] * strategy[first[root]])[legal[first[root]]].sum()
+        for root in range(tree.roots)
+    )
+    assert int(tree.infoset_player[first[0]]) == 0
+    assert mean == pytest.approx(cfr.expected_value(tree, strategy), abs=1e-12)

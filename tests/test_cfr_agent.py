@@ -6,11 +6,11 @@ import textwrap
 
 import numpy as np
 import pytest
+from sixtysix.experiments import exploitability
 from test_agents import assert_blind_to_hidden_cards
 
 import sixtysix
 from sixtysix import agents, cfr, gametree, mccfr
-from sixtysix.experiments import exploitability
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,9 @@ def exact_file(tmp_path_factory):
 def abstract_file(tmp_path_factory):
     """An MCCFR strategy of sixty_six after a short training."""
     folder = tmp_path_factory.mktemp("mccfr") / "run"
-    return mccfr.train("sixty_six", iterations=300, out=folder, checkpoint_every=300, progress=False)
+    return mccfr.train(
+        "sixty_six", iterations=300, out=folder, checkpoint_every=300, progress=False
+    )
 
 
 def test_the_exact_agent_plays_the_files_policy(exact_file, mini_tree):
@@ -94,7 +96,9 @@ def test_bad_strategy_files_are_named(tmp_path):
 
 
 def test_randoms_exploitability_is_the_uniform_policys(mini_tree):
-    result = exploitability.agent_exploitability("mini_2x3", "random", progress=False, tree=mini_tree)
+    result = exploitability.agent_exploitability(
+        "mini_2x3", "random", progress=False, tree=mini_tree
+    )
     assert result.exact and result.information_sets == mini_tree.infosets
     uniform = cfr.exploitability(mini_tree, cfr.uniform_strategy(mini_tree))
     assert result.exploitability == pytest.approx(uniform, abs=1e-12)
