@@ -756,9 +756,11 @@ def _add_cfr_command(commands):
     cfr_group = _add_command(
         commands,
         "cfr",
-        "counterfactual regret minimization: solve a mini preset exactly",
+        "counterfactual regret minimization: solve, exploitability, MCCFR training",
         "Counterfactual regret minimization: exact CFR and CFR+ over the whole game tree of a "
-        "mini preset, with exact best responses and exploitability.",
+        "mini preset with exact best responses (solve), the exploitability of any agent on "
+        "a mini preset (exploitability), and MCCFR over an abstraction of a full preset "
+        "(train).",
     )
     cfr_commands = cfr_group.add_subparsers(dest="cfr_command", required=True, metavar="COMMAND")
     solve = _add_command(

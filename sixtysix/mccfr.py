@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from tqdm import tqdm
 
 from . import core
 from .abstraction import (
@@ -437,8 +438,6 @@ def train(
     """Train (or resume, from ``out/checkpoint.npz``) to ``iterations`` iterations; write
     checkpoints every ``checkpoint_every`` iterations and at the end, and the average
     strategy to ``out/strategy.npz``, whose path it returns."""
-    from tqdm import tqdm
-
     config = run_config(preset, seed, capacity, prune_after)
     iterations = check_integer(iterations, "iterations", 1)
     checkpoint_every = check_integer(checkpoint_every, "checkpoint_every", 1)
@@ -507,11 +506,11 @@ class AbstractStrategy:
                 strategy = cls(saved["keys"], saved["probabilities"], config, saved["iterations"])
         except (OSError, KeyError, ValueError) as error:
             raise ValueError(f"not an MCCFR strategy file: {str(path)!r} ({error})") from None
-        if names != ABSTRACT_ACTION_NAMES or config["abstraction_version"] != (ABSTRACTION_VERSION):
+        version = config.get("abstraction_version")
+        if names != ABSTRACT_ACTION_NAMES or version != ABSTRACTION_VERSION:
             raise ValueError(
-                f"the strategy {str(path)!r} uses abstraction version "
-                f"{config['abstraction_version']}; this is version {ABSTRACTION_VERSION}: "
-                "train it again"
+                f"the strategy {str(path)!r} uses abstraction version {version}; this is "
+                f"version {ABSTRACTION_VERSION}: train it again"
             )
         return strategy
 

@@ -10,10 +10,10 @@ import json
 import numpy as np
 import pytest
 from conftest import game_of
-from test_view import hidden_swaps, random_states, swapped_replay
+from test_view import hidden_swaps, make_deck, random_states, swapped_replay
 
 from sixtysix import cli, mccfr
-from sixtysix.abstraction import NUM_ABSTRACT_ACTIONS, abstract_node_array
+from sixtysix.abstraction import ABSTRACT_ACTION_NAMES, NUM_ABSTRACT_ACTIONS, abstract_node_array
 from sixtysix.actions import action_name
 from sixtysix.mccfr import heuristic_array
 
@@ -35,7 +35,35 @@ def decisions(game, deals: int):
     for seed in range(deals):
         for state in random_states(game, seed):
             if not state.is_terminal:
-                yield seed, state
+                yield state
+
+
+def abstract_moves(state) -> dict[str, str]:
+    """``{abstract action: concrete action}`` of the player to move."""
+    mask, _, actions = node(state.array, state.game)
+    names = [ABSTRACT_ACTION_NAMES[a] for a in range(NUM_ABSTRACT_ACTIONS) if mask >> a & 1]
+    return dict(zip(names, map(action_name, actions), strict=True))
+
+
+def test_abstract_actions_pick_the_cards_their_names_say():
+    game = game_of("sixty_six")
+    hands = (["TS", "9H", "JH", "AC", "QC", "KH"], ["AS", "9S", "JD", "KD", "QS", "JC"])
+    state = game.new_deal(deck=make_deck(game, 1, hands, "9D"), dealer=1)  # diamonds trump
+    # Player 0 leads: no trumps, no pair; his only plain master, the club ace, is his
+    # highest card too, so lead-plain-master adds nothing.
+    assert abstract_moves(state) == {
+        "lead-low-plain": "play 9H",
+        "lead-high-plain": "play AC",
+        "close": "close",
+    }
+    state.apply("play TS")
+    # Player 1 follows a ten: the ace wins in suit (and is the dearest winner), the jack of
+    # trumps is the cheapest trump, the nine the cheapest loser.
+    assert abstract_moves(state) == {
+        "win-plain": "play AS",
+        "win-trump": "play JD",
+        "lose-cheap": "play 9S",
+    }
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -43,7 +71,7 @@ def decisions(game, deals: int):
 def test_every_abstract_action_maps_to_a_distinct_legal_action(preset, claim_mode):
     game = game_of(preset, claim_mode)
     kinds = set()
-    for _, state in decisions(game, 40):
+    for state in decisions(game, 40):
         mask, _, actions = node(state.array, game)
         legal = set(state.legal_action_ids())
         assert mask, f"no abstract action in {state}"
@@ -58,7 +86,7 @@ def test_the_abstraction_does_not_see_hidden_cards(preset):
     game = game_of(preset)
     rng = np.random.default_rng(1)
     swaps = 0
-    for _, state in decisions(game, 25):
+    for state in decisions(game, 25):
         player = state.current_player
         view = state.view(player)
         expected = node(state.array, game)  # training reads the full record
@@ -106,7 +134,7 @@ def test_a_changed_configuration_is_refused(trained):
 def test_the_policy_is_a_distribution_over_legal_actions(trained):
     strategy = mccfr.AbstractStrategy.load(trained)
     game = game_of("schnapsen")
-    for _, state in decisions(game, 30):
+    for state in decisions(game, 30):
         view = state.view(state.current_player)
         policy = strategy.policy(view)
         assert set(policy) <= set(view.legal_actions())
@@ -121,7 +149,7 @@ def test_unvisited_states_play_the_heuristic(trained):
         strategy.keys[:0], strategy.probabilities[:0], strategy.config, 0
     )
     game = game_of("schnapsen")
-    for _, state in decisions(game, 5):
+    for state in decisions(game, 5):
         view = state.view(state.current_player)
         _, _, actions = node(view.record, game)
         if len(actions) > 1:
