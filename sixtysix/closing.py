@@ -723,3 +723,54 @@ def render(analysis: dict) -> str:
         else:
             lines.append(f"best defense not solved: {defense['skipped']}")
     return "\n".join(lines)
+
+
+# ---- the CFR equilibrium on the mini presets --------------------------------------------------
+
+
+@functools.lru_cache(maxsize=2)
+def _equilibrium(path: str) -> tuple:
+    """The tree of a solved mini preset and each information set's action values."""
+    strategy = cfr.load_strategy(path)
+    tree = gametree.build(strategy.preset, strategy.dealer)
+    return tree, cfr.information_set_values(tree, strategy.on_tree(tree))
+
+
+def _equilibrium_row(tree, values, view: PlayerView) -> dict[int, float]:
+    """``{action id: value}`` at the view's information set (either seat; the tree's dealer
+    plays the view's dealer's role)."""
+    player = view.player if view.dealer == tree.dealer else 1 - view.player
+    observation = tree.trie.find(*gametree.observations_of(view, player))
+    infoset = int(tree.observation_infoset[observation]) if observation >= 0 else -1
+    if infoset < 0:
+        raise ValueError(f"the solved game has no decision at the view {view!r}")
+    legal = tree.infoset_legal[infoset, : tree.infoset_actions[infoset]]
+    return {int(action): float(values[infoset, k]) for k, action in enumerate(legal)}
+
+
+def equilibrium_reference(state: State, strategy_path: str) -> dict:
+    """On a mini preset solved by ``sixtysix cfr solve``: the value of closing (the better of
+    close and exchange-then-close) and of the best alternative at the leader's decision in
+    ``state`` when both play the solved strategy from there on, the histories of his
+    information set weighed by chance and the opponent's strategy (the equilibrium's beliefs,
+    not uniform worlds). A state reached by play is needed: the information set is its
+    history."""
+    tree, values = _equilibrium(str(Path(strategy_path).resolve()))
+    rows = [_equilibrium_row(tree, values, state.view(state.current_player))]
+    if core.A_EXCHANGE in rows[0]:
+        after = state.clone().apply(action_name(core.A_EXCHANGE))
+        rows.append(_equilibrium_row(tree, values, after.view(after.current_player)))
+    close = max(row[core.A_CLOSE] for row in rows if core.A_CLOSE in row)
+    alternatives = [
+        (value, Option((action,) if k == 0 else (core.A_EXCHANGE, action)).name)
+        for k, row in enumerate(rows)
+        for action, value in row.items()
+        if action != core.A_CLOSE and not (k == 0 and action == core.A_EXCHANGE)
+    ]
+    alternative_value, alternative = max(alternatives, key=lambda pair: pair[0])
+    return {
+        "close_value": close,
+        "best_alternative": alternative,
+        "best_alternative_value": alternative_value,
+        "verdict": _verdict(close, alternative_value),
+    }

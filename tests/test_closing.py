@@ -403,3 +403,33 @@ def test_the_documented_positions_are_valid():
     for block in blocks:
         position = ClosingPosition.from_json(block)
         assert position.to_json() == json.loads(block)
+
+
+def test_the_equilibrium_reference_reads_the_solved_values_in_either_seat(tmp_path):
+    """Its close value is the solved strategy's value of closing at the leader's information
+    set (``cfr.information_set_values``), and a deal with the other dealer gets its twin's."""
+    from sixtysix import cfr, closing, gametree
+
+    path = tmp_path / "mini.npz"
+    cfr.solve("mini_2x3", iterations=30, progress=False).save(path)
+    tree = gametree.build("mini_2x3")
+    values = cfr.information_set_values(tree, cfr.load_strategy(path).on_tree(tree))
+    game = sixtysix.Game("mini_2x3")
+    checked = 0
+    for seed in range(40):
+        deck = game.new_deal(seed=seed).deck
+        state, twin = game.replay(deck, 1, []), game.replay(deck, 0, [])
+        if "close" not in state.legal_actions():
+            continue
+        infoset = tree.information_set_of(state.view(state.current_player))
+        legal = list(tree.infoset_legal[infoset, : tree.infoset_actions[infoset]])
+        result = closing.equilibrium_reference(state, str(path))
+        close = values[infoset, legal.index(core.A_CLOSE)]
+        if "exchange" not in state.legal_actions():
+            assert result["close_value"] == pytest.approx(close)
+        assert result == closing.equilibrium_reference(twin, str(path))
+        assert result["verdict"] == (
+            "close" if result["close_value"] > result["best_alternative_value"] else "do not close"
+        )
+        checked += 1
+    assert checked > 10
