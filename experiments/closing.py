@@ -61,6 +61,7 @@ from sixtysix.game import Game, State
 from .store import (
     COMPLETE_KEY,
     CONFIG_KEY,
+    Configuration,
     canonical_json,
     is_complete,
     stored_config,
@@ -118,12 +119,14 @@ POSITION_COLUMNS = {
 
 
 @dataclass(frozen=True)
-class HarvestConfig:
+class HarvestConfig(Configuration):
     """Everything that defines a harvest's rows; checked and made canonical when built.
 
     ``agents`` are one or more spec strings (canonical form; no cheating or interactive
     agent); ``deals`` per pairing; ``overrides`` are rule options over ``preset``.
     """
+
+    ID_PREFIX: ClassVar[str] = "h"
 
     agents: tuple[str, ...]
     deals: int = DEFAULT_HARVEST_DEALS
@@ -164,18 +167,9 @@ class HarvestConfig:
             "seed": self.seed,
         }
 
-    def to_json(self) -> str:
-        return canonical_json(self.as_dict())
-
-    @property
-    def digest(self) -> str:
-        """SHA-256 of the canonical JSON, in hex."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()
-
     @property
     def harvest_id(self) -> str:
-        """``h-`` and the digest's first 12 hex digits."""
-        return f"h-{self.digest[:12]}"
+        return self.run_id
 
     @property
     def pairings(self) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ A lock on the parts folder keeps two runs from writing the same results at once.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -42,6 +43,29 @@ class ResultsConflict(ValueError):
 def canonical_json(config: dict) -> str:
     """``config`` as JSON with sorted keys and no spaces: equal configurations, equal text."""
     return json.dumps(config, sort_keys=True, separators=(",", ":"))
+
+
+class Configuration:
+    """The identity of a run's configuration (a dataclass giving ``as_dict``): its canonical
+    JSON, the SHA-256 of that in hex, and a short readable name, ``ID_PREFIX``, ``-`` and the
+    digest's first 12 hex digits."""
+
+    ID_PREFIX = "r"
+
+    def as_dict(self) -> dict:
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """Canonical JSON: equal configurations, equal text."""
+        return canonical_json(self.as_dict())
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    @property
+    def run_id(self) -> str:
+        return f"{self.ID_PREFIX}-{self.digest[:12]}"
 
 
 def stored_config(path: str | os.PathLike) -> dict | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import math
 import multiprocessing
@@ -46,7 +45,7 @@ from sixtysix.checks import check_integer, check_seed
 from sixtysix.game import Game
 from sixtysix.rules import make_rules
 
-from .store import ResultStore, canonical_json, stored_config
+from .store import Configuration, ResultStore, stored_config
 
 #: The main job: the search agents at lighter settings than their defaults, so that the
 #: round robin takes about three minutes on two cores.
@@ -120,7 +119,7 @@ def unit_seed(seed: int, index: int) -> int:
 
 
 @dataclass(frozen=True)
-class TournamentConfig:
+class TournamentConfig(Configuration):
     """Everything that defines a tournament's rows; checked and made canonical when built.
 
     ``agents`` are spec strings (stored in canonical form); give ``deals`` or
@@ -130,6 +129,8 @@ class TournamentConfig:
     sets ``cheating = True``: they see hidden cards) are refused unless ``allow_cheating``,
     a permission that is not part of the configuration (``as_dict``, the digest).
     """
+
+    ID_PREFIX: ClassVar[str] = "t"
 
     agents: tuple[str, ...] = DEFAULT_AGENTS
     deals: int | None = None
@@ -184,19 +185,9 @@ class TournamentConfig:
             "time_limit": self.time_limit,
         }
 
-    def to_json(self) -> str:
-        """Canonical JSON: equal configurations, equal text."""
-        return canonical_json(self.as_dict())
-
-    @property
-    def digest(self) -> str:
-        """SHA-256 of the canonical JSON, in hex."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()
-
     @property
     def tournament_id(self) -> str:
-        """A short readable name: ``t-`` and the digest's first 12 hex digits."""
-        return f"t-{self.digest[:12]}"
+        return self.run_id
 
     @property
     def mode(self) -> str:
