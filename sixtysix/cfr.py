@@ -21,6 +21,7 @@ plays from a ``PlayerView`` without building the tree again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
@@ -528,7 +529,8 @@ class Solution:
                 np.savez_compressed(file, **arrays)
             os.replace(temporary, path)
         except BaseException:
-            os.unlink(temporary)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
             raise
         return path
 

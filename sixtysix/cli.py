@@ -834,9 +834,12 @@ def _cfr_exploitability(command: argparse.ArgumentParser, args: argparse.Namespa
         agents.make(args.agent, 0)
     except ValueError as error:
         command.error(f"argument --agent: {error}")
-    result = exploitability.agent_exploitability(
-        args.preset, args.agent, args.samples, args.seed, progress=not args.json
-    )
+    try:
+        result = exploitability.agent_exploitability(
+            args.preset, args.agent, args.samples, args.seed, progress=not args.json
+        )
+    except ValueError as error:  # an agent that cannot be tabulated, or not for these rules
+        return _failed(command, error, 2)
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0
@@ -868,6 +871,10 @@ def _cfr_solve(command: argparse.ArgumentParser, args: argparse.Namespace) -> in
     except ValueError as error:
         command.error(f"argument --preset: {error}")
     out = args.out or f"results/cfr_{args.preset}.npz"
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        command.error(f"argument --out: cannot make the folder of {out!r}: {error}")
     solution = cfr.solve(
         args.preset, args.iterations, args.variant, args.eval_every, progress=not args.json
     )
@@ -1157,6 +1164,8 @@ def _closing(commands, args: argparse.Namespace) -> int:
         return _failed(command, error, 1)
     except TournamentInterrupted as error:
         return _failed(command, error, 130)
+    except OSError as error:
+        return _failed(command, error, 1)
     seconds = time.perf_counter() - started
     if args.closing_command == "harvest":
         closes = sum(table["closed"].to_pylist())
@@ -1267,7 +1276,7 @@ def _cfr_train(command: argparse.ArgumentParser, args: argparse.Namespace) -> in
         )
     except ValueError as error:
         command.error(str(error))
-    except mccfr.TableFullError as error:
+    except (mccfr.TableFullError, OSError) as error:
         return _failed(command, error, 1)
     strategy = mccfr.AbstractStrategy.load(path)
     result = {

@@ -328,7 +328,8 @@ class Table:
         if self.used[1]:
             raise TableFullError(
                 f"the table of capacity {len(self.keys)} filled up ({self.used[0]} keys) in "
-                f"iteration {done}: train again with a larger capacity (a power of two)"
+                f"iteration {done}: train again from the start with a larger --capacity (a "
+                "power of two; the capacity is part of the run's configuration: a new --out)"
             )
         self.iterations = done
 
@@ -483,7 +484,8 @@ class AbstractStrategy:
     """A trained average strategy: ``policy(view)`` maps it to the view's legal actions.
 
     A decision with one abstract action plays it; a key the training never reached
-    (``fallbacks`` counts them, ``lookups`` counts every table look-up) plays the
+    (``fallbacks`` counts them, ``lookups`` counts every table look-up, over every user of
+    this object: the ``cfr`` agent shares one per file and process) plays the
     ``heuristic`` policy's action with probability 1.
     """
 

@@ -144,5 +144,14 @@ def test_agents_that_cannot_be_tabulated_are_refused(mini_tree):
         exploitability.agent_strategy(mini_tree, "openspiel-mcts", progress=False)
     with pytest.raises(ValueError, match="invalid samples 0"):
         exploitability.agent_strategy(mini_tree, "ismcts", samples=0, progress=False)
-    with pytest.raises(ValueError, match="only the mini presets"):
+    with pytest.raises(ValueError, match="exact CFR needs a mini preset"):
         exploitability.agent_exploitability("schnapsen", "random", progress=False)
+
+
+def test_the_exploitability_command_names_what_it_cannot_tabulate(capsys, abstract_file):
+    from sixtysix import cli
+
+    assert cli.main(["cfr", "exploitability", "--agent", "human"]) == 2
+    assert "asks a person" in capsys.readouterr().err
+    assert cli.main(["cfr", "exploitability", "--agent", f"cfr:strategy={abstract_file}"]) == 2
+    assert "trained for the rules 'sixty_six', not 'mini_2x3'" in capsys.readouterr().err
