@@ -236,6 +236,12 @@ def _best_response_value(
                 for k in range(children[node]):
                     value += strategy[row, k] * values[first + k]
                 values[node] = value
+    return _root_mean(root_probability, values)
+
+
+@njit(cache=True, inline="always")
+def _root_mean(root_probability, values):
+    """The roots' values weighed by their probabilities."""
     total = 0.0
     for root in range(len(root_probability)):
         total += root_probability[root] * values[root]
@@ -253,10 +259,7 @@ def _expected_value(player, infoset, first_child, children, utility, root_probab
         for k in range(children[node]):
             value += strategy[infoset[node], k] * values[first_child[node] + k]
         values[node] = value
-    total = 0.0
-    for root in range(len(root_probability)):
-        total += root_probability[root] * values[root]
-    return total
+    return _root_mean(root_probability, values)
 
 
 @njit(cache=True)

@@ -15,6 +15,7 @@ import pytest
 from sixtysix.experiments import closing as study
 from sixtysix.experiments.store import ResultsConflict
 from sixtysix.experiments.tournament import TournamentError, unit_seed
+from test_closing import EXAMPLE
 from test_summary import kernel_name
 
 import sixtysix
@@ -346,20 +347,6 @@ def test_analyze_prints_the_analyzer_text_or_json(tmp_path, capsys):
     with pytest.raises(SystemExit) as done:
         cli.main(["closing", "analyze", str(position)])
     assert done.value.code == 2 and "missing" in capsys.readouterr().err
-
-
-EXAMPLE = {
-    "preset": "schnapsen",
-    "trump": "D",
-    "face_up": "JD",
-    "talon_size": 2,
-    "hand": ["AS", "KS", "JH", "AD", "TD"],
-    "gone": ["JS", "KH", "TH", "JC", "TC", "AC", "QD", "KD"],
-    "opponent_known": [],
-    "points": [12, 34],
-    "tricks": [1, 3],
-    "marriages": [[], []],
-}
 
 
 @pytest.mark.parametrize("as_json", [False, True])
