@@ -27,7 +27,7 @@ from numba import njit
 
 from sixtysix import core, solver
 from sixtysix.actions import action_name
-from sixtysix.worlds import ranked_world_record, sample_world_record
+from sixtysix.worlds import world_record
 
 from .base import Agent
 from .fast import draw_below, new_stream
@@ -62,14 +62,19 @@ def pimc_decision(
     totals[:] = 0
     rng = (stream[0], stream[1], stream[2], stream[3])
     for k in range(count):
-        if enumerate_all:
-            ranked_world_record(
-                k, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
-            )
-        else:
-            rng = sample_world_record(
-                rng, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
-            )
+        rng = world_record(
+            k,
+            enumerate_all,
+            rng,
+            world,
+            0,
+            view,
+            opponent,
+            allowed,
+            unknown,
+            hidden_opponent,
+            ordered,
+        )
         solver.solve_children(workspace, rules_array, world, bound, horizon, actions, values)
         for i in range(len(actions)):
             totals[i] += sign * values[i]

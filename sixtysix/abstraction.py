@@ -22,7 +22,7 @@ from numba import njit
 from . import core
 from .bits import popcount, trailing_zeros
 from .cards import NUM_SUITS, QUEEN, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, TEN, suit_cards
-from .heuristic import CARD_MASK, EVERY_SUIT, _masters
+from .heuristic import CARD_MASK, EVERY_SUIT, _masters, _most_points
 from .worlds import unknown_cards
 
 #: Bumped whenever a key or an abstract action changes meaning (checkpoints record it).
@@ -76,11 +76,11 @@ STAGE_EXHAUSTED = 5
 
 
 @njit(cache=True, inline="always")
-def _extreme_card(cards, highest):
-    """The card of ``cards`` of the lowest (or highest) rank, the lowest suit among equals;
-    -1 when empty. Points rise with rank, so this is the cheapest (dearest) card."""
-    for step in range(RANKS_PER_SUIT):
-        rank = RANKS_PER_SUIT - 1 - step if highest else step
+def _lowest_card(cards):
+    """The card of ``cards`` of the lowest rank, the lowest suit among equals; -1 when
+    empty. Points rise with rank, so this is the cheapest card (the dearest:
+    ``heuristic._most_points``)."""
+    for rank in range(RANKS_PER_SUIT):
         of_rank = cards & (np.int64(EVERY_SUIT) << rank)
         if of_rank:
             return trailing_zeros(of_rank)
@@ -147,21 +147,21 @@ def abstract_actions(state, rules, out):
             if core.follower_wins(state, rules, led, card):
                 winners |= np.int64(1) << card
         losers = cards & ~winners
-        mask = _put(out, WIN_PLAIN, _extreme_card(winners & ~trumps, False), mask)
-        mask = _put(out, WIN_TRUMP, _extreme_card(winners & trumps, False), mask)
-        mask = _put(out, WIN_HIGH, _extreme_card(winners, True), mask)
+        mask = _put(out, WIN_PLAIN, _lowest_card(winners & ~trumps), mask)
+        mask = _put(out, WIN_TRUMP, _lowest_card(winners & trumps), mask)
+        mask = _put(out, WIN_HIGH, _most_points(winners), mask)
         cheap = losers & ~trumps if losers & ~trumps else losers
-        mask = _put(out, LOSE_CHEAP, _extreme_card(cheap, False), mask)
+        mask = _put(out, LOSE_CHEAP, _lowest_card(cheap), mask)
         if legal >> core.A_EXCHANGE & 1:
             mask = _put(out, EXCHANGE, core.A_EXCHANGE, mask)
         return mask
     if phase == core.LEAD:
-        mask = _put(out, LEAD_LOW_PLAIN, _extreme_card(cards & ~trumps, False), mask)
-        mask = _put(out, LEAD_HIGH_PLAIN, _extreme_card(cards & ~trumps, True), mask)
-        mask = _put(out, LEAD_LOW_TRUMP, _extreme_card(cards & trumps, False), mask)
-        mask = _put(out, LEAD_HIGH_TRUMP, _extreme_card(cards & trumps, True), mask)
+        mask = _put(out, LEAD_LOW_PLAIN, _lowest_card(cards & ~trumps), mask)
+        mask = _put(out, LEAD_HIGH_PLAIN, _most_points(cards & ~trumps), mask)
+        mask = _put(out, LEAD_LOW_TRUMP, _lowest_card(cards & trumps), mask)
+        mask = _put(out, LEAD_HIGH_TRUMP, _most_points(cards & trumps), mask)
         plain_masters = _masters(cards & ~trumps, _opponent_possible(state, rules, state.to_move))
-        mask = _put(out, LEAD_PLAIN_MASTER, _extreme_card(plain_masters, True), mask)
+        mask = _put(out, LEAD_PLAIN_MASTER, _most_points(plain_masters), mask)
         mask = _put(out, MARRY, _marriage_lead(legal, state.trump), mask)
         claims = (legal >> core.A_MARRY_CLAIM) & 15
         suit = _biggest_marriage_suit(claims, state.trump)

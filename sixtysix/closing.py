@@ -48,7 +48,7 @@ from .cards import card_name, mask_to_cards, mask_to_names, parse_card
 from .checks import check_integer, check_seed
 from .game import Game, State
 from .view import PlayerView
-from .worlds import WorldSpec, ranked_hidden, ranked_world_record, sample_world_record
+from .worlds import WorldSpec, ranked_hidden, ranked_world_record, world_record
 
 LEADER = 0  # the position's leader is player 0, the dealer player 1
 FIELDS = (
@@ -349,14 +349,19 @@ def _world_values(
     rng = core.seed_rng(seed)
     first = len(direct)
     for k in range(values.shape[0]):
-        if enumerate_all:
-            ranked_world_record(
-                k, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
-            )
-        else:
-            rng = sample_world_record(
-                rng, world, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
-            )
+        rng = world_record(
+            k,
+            enumerate_all,
+            rng,
+            world,
+            0,
+            view,
+            opponent,
+            allowed,
+            unknown,
+            hidden_opponent,
+            ordered,
+        )
         row = values[k]
         solver.solve_children(
             workspace, rules_array, world, bound, solver.NO_HORIZON, direct, row[:first]

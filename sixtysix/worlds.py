@@ -240,6 +240,32 @@ def ranked_world_record(
 
 
 @njit(cache=True)
+def world_record(
+    k,
+    enumerate_all,
+    rng,
+    worlds,
+    index,
+    view_record,
+    opponent,
+    allowed,
+    unknown,
+    hidden_opponent,
+    ordered,
+):
+    """World ``k`` of a search into ``worlds[index]``: by rank if ``enumerate_all``, else a
+    uniform sample drawn from ``rng``; returns the (advanced) rng."""
+    if enumerate_all:
+        ranked_world_record(
+            k, worlds, index, view_record, opponent, allowed, unknown, hidden_opponent, ordered
+        )
+        return rng
+    return sample_world_record(
+        rng, worlds, index, view_record, opponent, allowed, unknown, hidden_opponent, ordered
+    )
+
+
+@njit(cache=True)
 def sample_records(
     view_records, opponent, allowed, unknown, hidden_opponent, ordered, seed, worlds
 ):

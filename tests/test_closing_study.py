@@ -7,8 +7,6 @@ import json
 from math import nan
 from pathlib import Path
 
-import nbclient
-import nbformat
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -16,7 +14,7 @@ from sixtysix.experiments import closing as study
 from sixtysix.experiments.store import ResultsConflict
 from sixtysix.experiments.tournament import TournamentError, unit_seed
 from test_closing import EXAMPLE
-from test_summary import kernel_name
+from test_summary import executed_outputs
 
 import sixtysix
 from sixtysix import agents, cli, core
@@ -267,17 +265,7 @@ def test_a_rerun_reuses_the_cached_references_and_decisions(evaluation, monkeypa
 
 def test_the_notebook_runs_on_a_small_evaluation(evaluation, monkeypatch):
     monkeypatch.setenv("SIXTYSIX_CLOSING", str(evaluation.files[0]))
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        kernel_name=kernel_name(),
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-    )
-    client.execute()
-    outputs = [
-        output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
-    ]
+    outputs = executed_outputs(NOTEBOOK)
     assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
 
 

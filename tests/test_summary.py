@@ -113,6 +113,20 @@ def kernel_name() -> str:
     return "python3" if "python3" in specs else next(iter(specs))
 
 
+def executed_outputs(path: Path) -> list:
+    """Execute the notebook at ``path`` (from its folder) and return its code cells' outputs."""
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name=kernel_name(),
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    return [output for cell in code for output in cell.outputs]
+
+
 def test_intervals_cover_the_true_rates_at_the_nominal_level():
     # 400 tournaments of three agents in one table, each tournament naming its own agents.
     pairings = [(f"{a}{t}", f"{b}{t}") for t in range(400) for a, b in round_robin(STRENGTHS)]
@@ -265,15 +279,5 @@ def test_the_notebook_runs_on_a_small_results_file(tmp_path, monkeypatch):
     path = tmp_path / "small.parquet"
     synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=10, seed=13).to_parquet(path)
     monkeypatch.setenv("SIXTYSIX_RESULTS", str(path))
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        kernel_name=kernel_name(),
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-    )
-    client.execute()
-    outputs = [
-        output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
-    ]
+    outputs = executed_outputs(NOTEBOOK)
     assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
