@@ -10,7 +10,7 @@
     match = agents.play_match(game, ("heuristic", "random"), seed=11)
 
 Specs are described in ``sixtysix.agents.specs``, the protocol and forfeits in
-``sixtysix.agents.protocol``, the numba fast path in ``sixtysix.agents.fast``.
+``sixtysix.agents.protocol``, the numba fast path in ``sixtysix.agents.policies``.
 """
 
 from .base import Agent

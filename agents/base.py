@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sixtysix.checks import check_seed
+from sixtysix.engine.checks import check_seed
 
 
 class Agent:
     """A player: ``act(view)`` returns one of ``view.legal_actions()``.
 
     Subclasses take ``seed`` and their parameters as keyword arguments. ``fast_policy``
-    is the numba policy code (``sixtysix.agents.fast``) of an agent with a fast path,
+    is the numba policy code (``sixtysix.agents.policies``) of an agent with a fast path,
     ``None`` for others; ``spec`` is the spec string that ``agents.make`` built it from.
     A ``cheating`` agent looks at hidden cards (a reference only): the protocol calls its
     ``act_on_state(state)`` with the true state, and tournaments refuse it unless allowed.

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 
-from sixtysix import core
-from sixtysix.actions import action_name, parse_action
-from sixtysix.cards import (
+from sixtysix.engine import core
+from sixtysix.engine.actions import action_name, parse_action
+from sixtysix.engine.cards import (
     NUM_CARD_INDICES,
     NUM_SUITS,
     RANKS,

@@ -33,7 +33,7 @@ without searching.
 A whole decision is one compiled call (``search``) on buffers allocated once per agent:
 the node pool (``Pool``, sized from the budget: each iteration adds at most one node) and
 a solver workspace. Every random draw comes from the agent's stream
-(``fast.new_stream(seed)``), which each decision advances.
+(``policies.new_stream(seed)``), which each decision advances.
 """
 
 from __future__ import annotations
@@ -44,21 +44,27 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sixtysix import core
-from sixtysix.actions import action_name
-from sixtysix.bits import nth_set_bit, popcount, trailing_zeros
-from sixtysix.checks import check_integer
-from sixtysix.solver import NO_HORIZON, check_rules, new_workspace, signed_outcome, solve_record
-from sixtysix.worlds import sample_world_record
+from sixtysix.engine import core
+from sixtysix.engine.actions import action_name
+from sixtysix.engine.bits import nth_set_bit, popcount, trailing_zeros
+from sixtysix.engine.checks import check_integer
+from sixtysix.engine.solver import (
+    NO_HORIZON,
+    check_rules,
+    new_workspace,
+    signed_outcome,
+    solve_record,
+)
+from sixtysix.engine.worlds import sample_world_record
 
-from . import fast
+from . import policies
 from .base import Agent
 
 DMCTS = 0  # search kinds
 ISMCTS = 1
-ROLLOUTS = {"random": fast.RANDOM, "heuristic": fast.HEURISTIC}
+ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
 MAX_ITERATIONS = 4_000_000  # about 1.3 GB of nodes
-MAX_PATH = fast.MAX_PLIES + 1
+MAX_PATH = policies.MAX_PLIES + 1
 UNSOLVED = np.int64(1) << 40  # beyond every game-point value: no exact value kept
 
 
@@ -176,7 +182,7 @@ def _value(pool, workspace, rules_array, bound, rollout, use_solver, stream):
         return solve_record(workspace, rules_array, pool.scratch, bound, NO_HORIZON)[0]
     rules = rules_array[0]
     while state.phase != core.OVER:
-        _apply(state, rules, fast.policy_action(rollout, 0.0, state, rules, stream))
+        _apply(state, rules, policies.policy_action(rollout, 0.0, state, rules, stream))
     return signed_outcome(state)
 
 
@@ -198,7 +204,7 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
         legal = _legal(state, rules)
         untried = legal & ~pool.expanded[node]
         if untried:
-            action = nth_set_bit(untried, fast.draw_below(stream, popcount(untried)))
+            action = nth_set_bit(untried, policies.draw_below(stream, popcount(untried)))
             _add_child(pool, node, action)
         else:
             action = _select(kind, pool, node, legal, c, bound)
@@ -316,7 +322,7 @@ def _most_visited(visits, legal, stream):
             ties = 1
         elif visits[action] == most:
             ties += 1
-    pick = fast.draw_below(stream, ties) if ties > 1 else 0
+    pick = policies.draw_below(stream, ties) if ties > 1 else 0
     while legal:
         action = trailing_zeros(legal)
         legal &= legal - 1
@@ -364,7 +370,7 @@ class _TreeSearchAgent(Agent):
         self.solver = _check_bool(solver, "solver")
         self._pool = new_pool(capacity)
         self._workspace = new_workspace()
-        self._stream = fast.new_stream(self.seed)
+        self._stream = policies.new_stream(self.seed)
 
     def act(self, view) -> str:
         game = view.game

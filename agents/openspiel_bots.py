@@ -33,7 +33,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from sixtysix import openspiel
-from sixtysix.checks import check_integer
+from sixtysix.engine.checks import check_integer
 from sixtysix.game import State
 
 from .base import Agent

@@ -1,7 +1,7 @@
 """The ``pimc`` agent: perfect-information Monte Carlo.
 
 At a decision with more than one legal action it takes the worlds consistent
-with its view (``sixtysix.worlds``): every one of them when there are at most
+with its view (``sixtysix.engine.worlds``): every one of them when there are at most
 ``worlds``, otherwise ``worlds`` uniform samples drawn from its seed. In each
 world it values every legal action with the open-hand solver and plays the
 action with the best mean game points from its own side (ties broken by its
@@ -25,12 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix import core, solver
-from sixtysix.actions import action_name
-from sixtysix.worlds import world_record
+from sixtysix.engine import core, solver
+from sixtysix.engine.actions import action_name
+from sixtysix.engine.worlds import world_record
 
 from .base import Agent
-from .fast import draw_below, new_stream
+from .policies import draw_below, new_stream
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ The one exception, on the Python path only: an agent whose class sets
 ``State`` instead. Tournaments refuse such agents unless cheating is allowed.
 
 ``play_deal`` builds agents from spec strings afresh for every deal, seeding
-the agent in each seat from the deal seed (``fast.agent_seed``). An agent
+the agent in each seat from the deal seed (``policies.agent_seed``). An agent
 that raises, returns an illegal action or takes longer than ``time_limit``
 seconds for one decision (measured when it returns: a call is never cut
 short) forfeits the deal: the opponent wins it with the game's most game
@@ -29,13 +29,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sixtysix import core
-from sixtysix.actions import action_name, parse_action
-from sixtysix.checks import check_seed, is_integer
+from sixtysix.engine import core
+from sixtysix.engine.actions import action_name, parse_action
+from sixtysix.engine.checks import check_seed, is_integer
 from sixtysix.game import Game, State
 from sixtysix.match import Match
 
-from . import fast
+from . import policies
 from .specs import make, policy_of
 
 FORFEIT = "forfeit"
@@ -99,10 +99,10 @@ def play_deals(
     """``play_deal`` for each seed; wholly in numba when both agents are built-in policy specs
     (the numba path cannot time out, so it ignores ``time_limit``)."""
     seeds = [check_seed(seed) for seed in seeds]
-    policies = [policy_of(agent) if isinstance(agent, str) else None for agent in _pair(agents)]
-    if None in policies:
+    codes = [policy_of(agent) if isinstance(agent, str) else None for agent in _pair(agents)]
+    if None in codes:
         return [_play(game.new_deal(seed=seed), seed, agents, time_limit) for seed in seeds]
-    return _play_in_numba(game, tuple(agents), policies, seeds)
+    return _play_in_numba(game, tuple(agents), codes, seeds)
 
 
 def play_match(
@@ -143,7 +143,7 @@ def _pair(agents: Sequence) -> Sequence:
 def _seated(agents: Sequence, seed: int) -> tuple[list, tuple[str, str]]:
     """The two agents of a deal (specs made with seeds from the deal seed) and their specs."""
     seated = [
-        make(agent, int(fast.agent_seed(np.uint64(seed), seat)))
+        make(agent, int(policies.agent_seed(np.uint64(seed), seat)))
         if isinstance(agent, str)
         else agent
         for seat, agent in enumerate(_pair(agents))
@@ -222,11 +222,11 @@ def _legal_id(choice, view) -> int | None:
     return None
 
 
-def _play_in_numba(game: Game, specs: tuple[str, str], policies, seeds) -> list[DealResult]:
+def _play_in_numba(game: Game, specs: tuple[str, str], codes, seeds) -> list[DealResult]:
     """Deals between two numba policies (``(code, noise)`` pairs), played by
-    ``fast.play_policy_deals``."""
+    ``policies.play_policy_deals``."""
     deal_seeds = np.array(seeds, dtype=np.uint64)
-    results, plies, actors, actions = fast.play_policies(game.rule_array, policies, deal_seeds)
+    results, plies, actors, actions = policies.play_policies(game.rule_array, codes, deal_seeds)
     canonical = tuple(make(spec, 0).spec for spec in specs)
     played = []
     for i, (seed, row, n) in enumerate(zip(seeds, results.tolist(), plies, strict=True)):

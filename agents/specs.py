@@ -15,12 +15,12 @@ import importlib
 import inspect
 from dataclasses import dataclass
 
-from .builtin import HeuristicAgent, RandomAgent
-from .cfr import CfrAgent
+from .cfr_player import CfrAgent
 from .human import HumanAgent
 from .mcts import DeterminizedMCTSAgent, InformationSetMCTSAgent
 from .openspiel_bots import FINAL_POLICIES, OpenSpielISMCTSAgent, OpenSpielMCTSAgent
 from .pimc import PimcAgent
+from .policy_agents import HeuristicAgent, RandomAgent
 
 _TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")

@@ -41,9 +41,9 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from sixtysix import agents
-from sixtysix.checks import check_integer, check_seed
+from sixtysix.engine.checks import check_integer, check_seed
+from sixtysix.engine.rules import make_rules
 from sixtysix.game import Game
-from sixtysix.rules import make_rules
 
 from .store import Configuration, ResultStore, stored_config
 

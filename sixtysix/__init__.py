@@ -8,14 +8,14 @@ The public API: ``Game``, ``State`` (from ``Game.new_deal``), ``replay``,
 
 # ruff: noqa: E402
 # (imports below the call: the numba cache folder must be set before any kernel loads)
-from .numba_cache import use_source_keyed_cache
+from .engine.numba_cache import use_source_keyed_cache
 
 use_source_keyed_cache()
 
+from .engine.rules import MINI_PRESETS, OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .engine.solver import Solution, solve, solve_actions
 from .game import Game, IllegalActionError, State, replay
 from .match import Match
-from .rules import MINI_PRESETS, OPTION_NAMES, PRESETS, RuleSet, make_rules
-from .solver import Solution, solve, solve_actions
 from .view import PlayerView
 
 __all__ = [

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import core
-from .cards import SUITS, card_name, mask_to_names
+from .engine import core
+from .engine.cards import SUITS, card_name, mask_to_names
 
 PHASE_NAMES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
 

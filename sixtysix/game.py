@@ -11,13 +11,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import core
-from .actions import action_name, mask_to_actions, parse_action
-from .cards import card_name, mask_text, mask_to_names, parse_card
-from .checks import check_player, check_seed, is_integer
+from .engine import core
+from .engine.actions import action_name, mask_to_actions, parse_action
+from .engine.cards import card_name, mask_text, mask_to_names, parse_card
+from .engine.checks import check_player, check_seed, is_integer
+from .engine.rules import RuleSet, compile_rules, make_rules
 from .facts import DealFacts
 from .positions import position_record
-from .rules import RuleSet, compile_rules, make_rules
 from .view import PlayerView
 
 

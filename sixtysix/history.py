@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from . import core
-from .cards import suit_of
+from .engine import core
+from .engine.cards import suit_of
 
 EXCHANGES = (core.A_EXCHANGE, core.A_EXCHANGE_ON_CLOSE)
 CLOSE_ANSWERS = (core.A_EXCHANGE_ON_CLOSE, core.A_PASS)  # the non-closer's L3 actions

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .checks import check_player, check_seed
+from .engine.checks import check_player, check_seed
 from .facts import PHASE_NAMES
 from .game import Game, State
 

@@ -43,14 +43,14 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from . import core
-from .actions import action_name
-from .cards import NUM_CARD_INDICES, card_name, mask_text, mask_to_cards, suit_of
-from .checks import check_player
+from .engine import core
+from .engine.actions import action_name
+from .engine.cards import NUM_CARD_INDICES, card_name, mask_text, mask_to_cards, suit_of
+from .engine.checks import check_player
+from .engine.rules import OPTION_NAMES, RuleSet, rules_text
 from .facts import PHASE_NAMES
 from .game import Game
 from .game import State as EngineState
-from .rules import OPTION_NAMES, RuleSet, rules_text
 from .view import HISTORY_BLOCKS, NOW_BLOCKS
 
 GAME_NAME = "python_sixty_six"

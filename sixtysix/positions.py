@@ -27,8 +27,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import core
-from .cards import (
+from .engine import core
+from .engine.cards import (
     KING,
     QUEEN,
     SUITS,
@@ -39,7 +39,7 @@ from .cards import (
     parse_card,
     parse_suit,
 )
-from .checks import check_integer, check_player
+from .engine.checks import check_integer, check_player
 
 Card = str | int
 Pair = Sequence  # a (leader, opponent) pair

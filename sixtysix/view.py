@@ -90,15 +90,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import core
-from .actions import action_name, mask_to_actions
-from .cards import NUM_CARD_INDICES, NUM_SUITS, card_name, mask_text, mask_to_cards, mask_to_names
-from .checks import check_integer, check_player, check_seed
+from .engine import core
+from .engine.actions import action_name, mask_to_actions
+from .engine.cards import (
+    NUM_CARD_INDICES,
+    NUM_SUITS,
+    card_name,
+    mask_text,
+    mask_to_cards,
+    mask_to_names,
+)
+from .engine.checks import check_integer, check_player, check_seed
+from .engine.rules import rules_text
+from .engine.worlds import WorldSpec, hide_from, sample_hidden, sample_records
 from .facts import PHASE_NAMES, DealFacts
 from .history import Step, read_history
-from .rules import rules_text
 from .world_states import DeckPlan
-from .worlds import WorldSpec, hide_from, sample_hidden, sample_records
 
 if TYPE_CHECKING:
     from .game import State
@@ -278,7 +285,7 @@ class PlayerView(DealFacts):
         """My legal actions as sorted canonical strings (empty when it is not my turn)."""
         return sorted(action_name(action) for action in self._legal)
 
-    # ---- worlds (``sixtysix.worlds`` draws them, ``sixtysix.world_states`` replays them) --
+    # ---- worlds (``sixtysix.engine.worlds`` draws them, ``sixtysix.world_states`` replays them) --
     def world_spec(self) -> WorldSpec:
         """The numbers that define my worlds."""
         hidden_talon = self.hidden_talon

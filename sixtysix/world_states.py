@@ -2,7 +2,7 @@
 the public history replayed on it.
 
 ``DeckPlan`` is made once per view and completes the deck with each world
-that ``sixtysix.worlds`` draws; the replayed state is checked against that
+that ``sixtysix.engine.worlds`` draws; the replayed state is checked against that
 world field for field, so both players' views of a world make sense.
 """
 
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import core
-from .cards import MARRIAGE_PAIR, card_index, mask_text, mask_to_cards, suit_shift
+from .engine import core
+from .engine.cards import MARRIAGE_PAIR, card_index, mask_text, mask_to_cards, suit_shift
+from .engine.worlds import WorldReconstructionError, fill_world_record
 from .history import EXCHANGES
-from .worlds import WorldReconstructionError, fill_world_record
 
 if TYPE_CHECKING:
     from .game import State

@@ -11,7 +11,7 @@ import random
 
 import sixtysix
 
-#: The card notation, written out here rather than taken from ``sixtysix.cards``.
+#: The card notation, written out here rather than taken from ``sixtysix.engine.cards``.
 RANKS = "9JQKTA"  # ascending strength
 SUITS = "CDHS"
 

@@ -11,7 +11,7 @@ import pytest
 
 import sixtysix
 from sixtysix import agents
-from sixtysix.rules import CHOICES
+from sixtysix.engine.rules import CHOICES
 
 BUILT_IN = [info["name"] for info in agents.available()]
 POLICY_AGENTS = ["random", "heuristic"]  # the search agents: tests/test_search_agents.py
@@ -48,7 +48,7 @@ def test_make_builds_a_seeded_agent_with_its_canonical_spec(name):
         ("random:a=1:b=2", "write name:key=value"),
         ("no_such_module_xyz:Bot", "cannot import module 'no_such_module_xyz'"),
         (
-            "sixtysix.agents.builtin:Nobody",
+            "sixtysix.agents.policy_agents:Nobody",
             "classes are Agent, HeuristicAgent, PolicyAgent, RandomAgent",
         ),
     ],
@@ -251,7 +251,7 @@ def assert_blind_to_hidden_cards(spec: str, game, seed: int, worlds: int = 6) ->
     mine = [k for k, (player, _) in enumerate(result.history_ids) if player == 0]
     cut = mine[len(mine) // 2] if mine else 0  # worlds of the view halfway through
     view = game.replay(deck, result.dealer, actions[:cut]).view(0)
-    agent_seed = int(agents.fast.agent_seed(np.uint64(seed), 0))
+    agent_seed = int(agents.policies.agent_seed(np.uint64(seed), 0))
     for world in view.sample_worlds(worlds, rng):
         agent = agents.make(spec, agent_seed)
         for k in mine:

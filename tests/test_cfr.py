@@ -14,8 +14,10 @@ from open_spiel.python.algorithms.exploitability import exploitability as opensp
 
 import sixtysix
 import sixtysix.openspiel  # noqa: F401  (registers python_sixty_six)
-from sixtysix import cfr, cli, core, gametree
-from sixtysix.actions import action_name
+from sixtysix.commands import cli
+from sixtysix.engine import core
+from sixtysix.engine.actions import action_name
+from sixtysix.theory import cfr, gametree
 
 # Information sets of python_sixty_six per player (docs/mini_presets.md, section 4).
 OPENSPIEL_INFOSETS = {"mini_2x3": (3344, 3994), "mini_2x4": (178994, 187586)}

@@ -10,7 +10,8 @@ from sixtysix.experiments import exploitability
 from test_agents import assert_blind_to_hidden_cards
 
 import sixtysix
-from sixtysix import agents, cfr, gametree, mccfr
+from sixtysix import agents
+from sixtysix.theory import cfr, gametree, mccfr
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +150,7 @@ def test_agents_that_cannot_be_tabulated_are_refused(mini_tree):
 
 
 def test_the_exploitability_command_names_what_it_cannot_tabulate(capsys, abstract_file):
-    from sixtysix import cli
+    from sixtysix.commands import cli
 
     assert cli.main(["cfr", "exploitability", "--agent", "human"]) == 2
     assert "asks a person" in capsys.readouterr().err

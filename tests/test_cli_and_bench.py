@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix import bench, bits, cli
+from sixtysix.commands import benchmarks, cli
+from sixtysix.engine import bits
 
 LAST_SEED = str(2**64 - 1)
 
@@ -166,7 +167,7 @@ def test_bad_arguments_are_refused_by_argparse(capsys, line, message):
 
 
 def test_console_script_refuses_a_bad_seed_without_a_traceback():
-    command = [sys.executable, "-m", "sixtysix.cli", "demo", "--seed", "-1"]
+    command = [sys.executable, "-m", "sixtysix.commands.cli", "demo", "--seed", "-1"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -184,17 +185,17 @@ def test_the_last_seed_is_accepted_for_one_deal(capsys):
 
 def test_benchmarks_check_their_arguments_with_the_shared_messages():
     with pytest.raises(ValueError, match=re.escape("invalid deals 0: deals must be an integer in")):
-        bench.bench_core(deals=0)
+        benchmarks.bench_core(deals=0)
     with pytest.raises(ValueError, match="invalid seed True: seed must be an integer"):
-        bench.bench_core(deals=1, seed=True)
+        benchmarks.bench_core(deals=1, seed=True)
     with pytest.raises(ValueError, match=f"invalid seed {2**64 - 1}: seed must be"):
-        bench.bench_solver(deals=2, seed=2**64 - 1)
+        benchmarks.bench_solver(deals=2, seed=2**64 - 1)
     with pytest.raises(ValueError, match="invalid games 0: games must be an integer >= 1"):
-        bench.bench_openspiel(games=0)
+        benchmarks.bench_openspiel(games=0)
     with pytest.raises(ValueError, match="invalid seed -1: seed must be"):
-        bench.bench_openspiel(games=1, seed=-1)
+        benchmarks.bench_openspiel(games=1, seed=-1)
     with pytest.raises(ValueError, match="invalid rounds 0: rounds must be an integer >= 1"):
-        bench.compare_with_c(10, rounds=0)
+        benchmarks.compare_with_c(10, rounds=0)
 
 
 OPTIONS_OF_COMMANDS = {  # the options that take a value
@@ -336,7 +337,7 @@ def test_nth_set_bit_methods_agree_with_python(method):
 def test_a_closed_pipe_ends_the_output_quietly():
     """``sixtysix demo ... | head -1``: no traceback when the reader stops early (the log is
     far longer than a pipe's buffer, so the writer meets the closed pipe)."""
-    command = [sys.executable, "-m", "sixtysix.cli", "demo", "--deals", "400"]
+    command = [sys.executable, "-m", "sixtysix.commands.cli", "demo", "--deals", "400"]
     run = subprocess.run(
         f"{shlex.join(command)} | head -1", shell=True, capture_output=True, text=True
     )

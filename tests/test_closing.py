@@ -1,4 +1,4 @@
-"""Positions without a history (``Game.position``) and the closing analyzer (``sixtysix.closing``).
+"""Positions without a history (``Game.position``) and the closing analyzer (``sixtysix.theory.closing_values``).
 
 The constructor is checked against positions reached by seeded random play, field for
 field; the analyzer on positions whose values are known by hand, against the solver on
@@ -18,9 +18,9 @@ import pytest
 from conftest import game_of
 
 import sixtysix
-from sixtysix import core
-from sixtysix.cards import card_name, mask_to_names
-from sixtysix.closing import (
+from sixtysix.engine import core
+from sixtysix.engine.cards import card_name, mask_to_names
+from sixtysix.theory.closing_values import (
     ClosingPosition,
     analyze,
     best_defense_reference,
@@ -408,7 +408,7 @@ def test_the_documented_positions_are_valid():
 def test_the_equilibrium_reference_reads_the_solved_values_in_either_seat(tmp_path):
     """Its close value is the solved strategy's value of closing at the leader's information
     set (``cfr.information_set_values``), and a deal with the other dealer gets its twin's."""
-    from sixtysix import cfr, closing, gametree
+    from sixtysix.theory import cfr, closing_values, gametree
 
     path = tmp_path / "mini.npz"
     cfr.solve("mini_2x3", iterations=30, progress=False).save(path)
@@ -423,11 +423,11 @@ def test_the_equilibrium_reference_reads_the_solved_values_in_either_seat(tmp_pa
             continue
         infoset = tree.information_set_of(state.view(state.current_player))
         legal = list(tree.infoset_legal[infoset, : tree.infoset_actions[infoset]])
-        result = closing.equilibrium_reference(state, str(path))
+        result = closing_values.equilibrium_reference(state, str(path))
         close = values[infoset, legal.index(core.A_CLOSE)]
         if "exchange" not in state.legal_actions():
             assert result["close_value"] == pytest.approx(close)
-        assert result == closing.equilibrium_reference(twin, str(path))
+        assert result == closing_values.equilibrium_reference(twin, str(path))
         assert result["verdict"] == (
             "close" if result["close_value"] > result["best_alternative_value"] else "do not close"
         )

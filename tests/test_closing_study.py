@@ -10,14 +10,16 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from sixtysix.experiments import closing as study
+from sixtysix.experiments import closing_study as study
 from sixtysix.experiments.store import ResultsConflict
 from sixtysix.experiments.tournament import TournamentError, unit_seed
 from test_closing import EXAMPLE
 from test_summary import executed_outputs
 
 import sixtysix
-from sixtysix import agents, cli, core
+from sixtysix import agents
+from sixtysix.commands import cli
+from sixtysix.engine import core
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "closing_quality.ipynb"
 FAST = ("heuristic", "random")
@@ -52,14 +54,14 @@ def test_the_harvest_records_exactly_the_decisions_where_closing_is_legal(tmp_pa
             actions = [action for _, action in result.history_ids]
             for row in found.itertuples():
                 assert list(row.history) == actions[: row.decision]
-                assert row.action == sixtysix.actions.action_name(actions[row.decision])
+                assert row.action == sixtysix.engine.actions.action_name(actions[row.decision])
                 assert row.closed == (row.action == "close")
     for row in rows.head(12).itertuples():  # every row rebuilds its state and its view
         state = study.position_state(row)
         view = state.view(row.leader)
         assert view.key() == row.view_key
         assert list(row.legal_actions) == state.legal_actions()
-        assert list(row.known_opponent) == sixtysix.cards.mask_to_names(view.known_opponent)
+        assert list(row.known_opponent) == sixtysix.engine.cards.mask_to_names(view.known_opponent)
     if preset == "sixty_six":  # close_before_draw: the trick winner's decisions too
         assert set(rows["phase"]) == {"lead", "pre-draw"}
 
@@ -349,8 +351,10 @@ def test_analyze_prints_the_analysis_as_text_or_one_json_object(
         calls.append((position, options))
         return {"verdict": "do not close", "worlds": 6}
 
-    monkeypatch.setattr(sixtysix.closing, "analyze", analysis)
-    monkeypatch.setattr(sixtysix.closing, "render", lambda result: f"rendered {result}")
+    monkeypatch.setattr(sixtysix.theory.closing_values, "analyze", analysis)
+    monkeypatch.setattr(
+        sixtysix.theory.closing_values, "render", lambda result: f"rendered {result}"
+    )
     flags = ["--json"] if as_json else []
     assert cli.main(["closing", "analyze", str(position), "--samples", "7", *flags]) == 0
     out = capsys.readouterr().out

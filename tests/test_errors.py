@@ -18,7 +18,7 @@ from conftest import RANKS, SUITS, deck_of, finish_randomly, finished_deal, game
 
 import sixtysix
 from sixtysix import IllegalActionError
-from sixtysix.actions import action_name
+from sixtysix.engine.actions import action_name
 
 PRESET_NAMES = tuple(sixtysix.PRESETS)
 #: What the message of an unknown action, card or suit lists as valid.

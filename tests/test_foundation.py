@@ -15,91 +15,76 @@ import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix import rules
-from sixtysix.actions import action_name
+from sixtysix.engine import rules
+from sixtysix.engine.actions import action_name
 
 PACKAGE = Path(sixtysix.__file__).parent
 REPOSITORY = PACKAGE.parent
 IGNORED = shutil.ignore_patterns("__pycache__", "*.egg-info")
 
-#: The modules by layer, bottom first (the README shows the same list). ``agents`` and
-#: ``experiments`` stand for every module of the folders installed as ``sixtysix.agents``
-#: and ``sixtysix.experiments``; ``sixtysix`` is the package's ``__init__`` (the public API).
-LAYERS = (
-    ("checks", "cards", "bits", "rules", "numba_cache"),  # data and helpers
-    ("core", "actions", "worlds", "heuristic", "solver", "abstraction"),  # numba kernels
-    (
-        "facts",
-        "history",
-        "world_states",
-        "view",
-        "positions",
-        "game",
-        "match",
-        "closing",
-        "gametree",
-        "cfr",
-        "mccfr",
-        "sixtysix",
-    ),  # the Python API
-    ("openspiel",),  # adapters
-    ("agents",),  # players
-    ("experiments",),  # tournaments and studies
-    ("bench", "cli"),  # commands
-)
-LAYER_OF = {module: level for level, modules in enumerate(LAYERS) for module in modules}
-SUBPACKAGES = ("agents", "experiments")
+#: The layers, bottom first, one folder each (docs/architecture.md draws the same): the engine
+#: (data, helpers and the numba kernels), the package's face (the modules directly in
+#: ``sixtysix/``, its ``__init__`` included), game theory, the players, the studies, the
+#: commands. ``agents`` and ``experiments`` are the top-level folders installed as
+#: ``sixtysix.agents`` and ``sixtysix.experiments``.
+LAYERS = ("engine", "sixtysix", "theory", "agents", "experiments", "commands")
+LAYER_OF = {folder: level for level, folder in enumerate(LAYERS)}
+INNER_FOLDERS = ("engine", "theory", "commands")  # inside sixtysix/
+OUTER_FOLDERS = ("agents", "experiments")  # beside it, installed inside it
 
 
 def module_files() -> dict[str, Path]:
-    """Every module by name: ``core``, ``agents`` (the folder's ``__init__``), ``agents.fast``."""
-    files = {path.stem: path for path in PACKAGE.glob("*.py")}
-    files["sixtysix"] = files.pop("__init__")
-    for folder in SUBPACKAGES:
-        for path in (REPOSITORY / folder).glob("*.py"):
-            files[folder if path.stem == "__init__" else f"{folder}.{path.stem}"] = path
+    """Every module by its dotted name under ``sixtysix``: ``game``, ``engine.core``,
+    ``agents.policies``; a folder's ``__init__`` by the folder's name, the package's as
+    ``sixtysix``."""
+    paths = {
+        path.relative_to(PACKAGE).with_suffix("").parts: path for path in PACKAGE.rglob("*.py")
+    }
+    for folder in OUTER_FOLDERS:
+        paths |= {(folder, path.stem): path for path in (REPOSITORY / folder).glob("*.py")}
+    files = {}
+    for parts, path in paths.items():
+        name = ".".join(part for part in parts if part != "__init__")
+        files[name or "sixtysix"] = path
     return files
 
 
 def layer_of(module: str) -> int:
-    return LAYER_OF[module.split(".")[0]]
-
-
-def qualified(name: str, package: str) -> str:
-    """A module name as ``module_files`` keys it, from a name inside ``package``."""
-    head, _, rest = name.partition(".")
-    if not package and head in SUBPACKAGES:
-        return f"{head}.{rest}" if rest else head
-    return f"{package}.{name}" if package else name
+    head = module.split(".")[0]
+    return LAYER_OF[head if head in LAYER_OF else "sixtysix"]
 
 
 def runtime_imports(path: Path, package: str = "") -> set[str]:
-    """The project modules a source file of ``package`` ("" for ``sixtysix``) imports anywhere
-    (inside functions too), except under ``if TYPE_CHECKING:``; a name that is not a module
-    (``from sixtysix import Game``) stands for the package's ``__init__``."""
+    """The project modules a source file of ``package`` (dotted under ``sixtysix``, "" for
+    the top) imports anywhere (inside functions too), except under ``if TYPE_CHECKING:``; a
+    name that is not a module stands for the package that defines it (``from sixtysix import
+    Game``: ``sixtysix``, the package's ``__init__``)."""
     known = module_files()
     found = set()
 
-    def add(name: str, inside: str) -> None:
-        module = qualified(name, inside)
-        head = module.split(".")[0]
-        found.add(module if module in known else head if head in SUBPACKAGES else "sixtysix")
+    def add(name: str) -> None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        found.add(name or "sixtysix")
+
+    def add_from(module: str, names) -> None:
+        for alias in names:
+            submodule = f"{module}.{alias.name}" if module else alias.name
+            add(submodule if submodule in known else module)
 
     def visit(node):
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             return
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            for name in [node.module] if node.module else [a.name for a in node.names]:
-                add(name, package)
-        elif isinstance(node, ast.ImportFrom) and node.module == "sixtysix":
-            for alias in node.names:
-                add(alias.name, "")
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sixtysix."):
-            add(node.module.removeprefix("sixtysix."), "")
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = package.split(".") if package else []
+            parts = parts[: len(parts) - node.level + 1]
+            add_from(".".join([*parts, *([node.module] if node.module else [])]), node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sixtysix":
+            add_from(node.module.removeprefix("sixtysix").lstrip("."), node.names)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("sixtysix."):
-                    add(alias.name.removeprefix("sixtysix."), "")
+                if alias.name.split(".")[0] == "sixtysix":
+                    add(alias.name.removeprefix("sixtysix").lstrip("."))
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -107,20 +92,22 @@ def runtime_imports(path: Path, package: str = "") -> set[str]:
     return found
 
 
+def package_of(module: str, path: Path) -> str:
+    """The package a module's relative imports start from."""
+    return module if path.stem == "__init__" and module != "sixtysix" else module.rpartition(".")[0]
+
+
 def test_every_module_has_a_layer():
     for module in module_files():
-        assert module.split(".")[0] in LAYER_OF, f"{module} has no layer in LAYERS"
+        assert 0 <= layer_of(module) < len(LAYERS), module
 
 
 def test_imports_point_down_or_sideways_and_never_close_a_cycle():
     files = module_files()
     graph = {
-        module: runtime_imports(path, module.split(".")[0] if "." in module else "")
+        module: runtime_imports(path, package_of(module, path)) - {module}
         for module, path in files.items()
     }
-    for folder in SUBPACKAGES:  # a folder's __init__ imports within the folder
-        graph[folder] = runtime_imports(files[folder], folder) - {folder}
-    graph["sixtysix"] -= {"sixtysix"}
     for module, imported in graph.items():
         upward = [name for name in imported if layer_of(name) > layer_of(module)]
         assert not upward, f"{module} (layer {layer_of(module)}) imports {upward} from above"
@@ -144,20 +131,34 @@ def test_the_cycle_check_sees_imports_inside_functions(tmp_path):
     source = tmp_path / "m.py"
     source.write_text(
         "from typing import TYPE_CHECKING\nfrom . import core\n"
-        "if TYPE_CHECKING:\n    from .game import State\n"
+        "if TYPE_CHECKING:\n    from ..game import State\n"
         "def f():\n    from .worlds import hide_from\n"
     )
-    assert runtime_imports(source) == {"core", "worlds"}
+    assert runtime_imports(source, "engine") == {"engine.core", "engine.worlds"}
 
 
-def test_the_layer_check_reads_the_subpackages(tmp_path):
+def test_the_layer_check_reads_every_folder(tmp_path):
     source = tmp_path / "m.py"
     source.write_text(
-        "from sixtysix import core, Game\nfrom sixtysix.agents import make\n"
-        "from . import specs\nimport sixtysix.experiments.no_such_module\n"
+        "from sixtysix.engine import core\nfrom sixtysix import Game\n"
+        "from sixtysix.agents import make\nfrom . import specs\nfrom ..theory.cfr import X\n"
+        "import sixtysix.experiments.no_such_module\n"
     )
     found = runtime_imports(source, "agents")
-    assert found == {"core", "sixtysix", "agents", "agents.specs", "experiments"}
+    assert found == {
+        "engine.core",
+        "sixtysix",
+        "agents",
+        "agents.specs",
+        "theory.cfr",
+        "experiments",
+    }
+    assert [layer_of(name) for name in ("engine.core", "game", "theory.cfr", "commands.cli")] == [
+        0,
+        1,
+        2,
+        5,
+    ]
 
 
 # ---- the installed namespace ---------------------------------------------------------------
@@ -191,7 +192,7 @@ def test_the_wheel_installs_agents_and_experiments_inside_sixtysix(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "sixtysix/agents/__init__.py" in names
     assert "sixtysix/experiments/__init__.py" in names
-    assert "sixtysix/reference/random_playout.c" in names
+    assert "sixtysix/commands/reference/random_playout.c" in names
     tops = {name.split("/")[0] for name in names}
     assert tops == {"sixtysix", next(top for top in tops if top.endswith(".dist-info"))}
 
@@ -310,7 +311,11 @@ def test_replay_takes_the_states_own_deck_and_ids_or_strings():
         state.apply(state.legal_action_ids()[0])
     ids = [action for _, action in state.history_ids]
     strings = [action for _, action in state.history]
-    for deck in (state.deck, list(state.deck), [sixtysix.cards.card_name(c) for c in state.deck]):
+    for deck in (
+        state.deck,
+        list(state.deck),
+        [sixtysix.engine.cards.card_name(c) for c in state.deck],
+    ):
         for actions in (ids, strings):
             again = sixtysix.replay(game, deck, state.dealer, actions)
             assert again.array.tobytes() == state.array.tobytes()
@@ -322,7 +327,7 @@ def test_a_deck_of_indices_is_checked_like_one_of_strings():
     deck = game.new_deal(seed=1).deck.tolist()
     with pytest.raises(ValueError, match=r"card 0 is not in the 20-card deck of this game \(JC "):
         game.new_deal(deck=[0, *deck[1:]], dealer=0)  # 9C: no nines in schnapsen
-    twice = re.escape(f"card {deck[0]} ({sixtysix.cards.card_name(deck[0])}) appears twice")
+    twice = re.escape(f"card {deck[0]} ({sixtysix.engine.cards.card_name(deck[0])}) appears twice")
     with pytest.raises(ValueError, match=twice):
         game.new_deal(deck=[deck[0], *deck[:-1]], dealer=0)
     with pytest.raises(ValueError, match="the deck is missing"):
@@ -340,3 +345,78 @@ def test_an_unknown_action_string_is_named_as_given_with_the_legal_actions(bad):
     assert repr(word) in message or repr(bad) in message
     assert message.endswith(f"legal actions: {legal}")
     assert state.history_ids == []
+
+
+# ---- the house: folders, names, function lengths, private names -----------------------------
+
+LONGEST_FUNCTION = 80  # lines, outside the numba kernels
+FACE_MODULES = 12  # modules directly in sixtysix/, its __init__ included
+
+
+def is_numba_kernel(node: ast.FunctionDef) -> bool:
+    """Decorated with numba's ``njit`` / ``jit`` (called or not, any module path)."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in ("njit", "jit", "generated_jit"):
+            return True
+    return False
+
+
+def long_functions() -> list[str]:
+    found = []
+    for module, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > LONGEST_FUNCTION and not is_numba_kernel(node):
+                    found.append(f"{module}.{node.name} ({lines} lines)")
+    return found
+
+
+def private_imports(paths) -> list[str]:
+    """``from m import _name`` and ``module._name`` where ``module`` is an imported module."""
+    found = []
+    for path in paths:
+        tree = ast.parse(path.read_text())
+        modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.name}: from {node.module} import {alias.name}")
+                    modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+            ):
+                found.append(f"{path.name}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_folders_are_the_layers_and_the_face_is_small():
+    assert {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()} == set(
+        INNER_FOLDERS
+    )
+    face = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(face) <= FACE_MODULES, face
+
+
+def test_no_two_modules_share_a_file_name():
+    names = [path.stem for path in module_files().values() if path.stem != "__init__"]
+    assert sorted({name for name in names if names.count(name) > 1}) == []
+
+
+def test_no_function_outside_the_numba_kernels_is_long():
+    assert long_functions() == []
+
+
+def test_no_private_name_is_used_across_modules():
+    paths = [*module_files().values(), *REPOSITORY.joinpath("tests").glob("*.py")]
+    assert private_imports(paths) == []

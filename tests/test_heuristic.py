@@ -1,4 +1,4 @@
-"""The heuristic agent (sixtysix/heuristic.py): a legal action in every decision of every
+"""The heuristic agent (sixtysix/engine/heuristic.py): a legal action in every decision of every
 preset and claim mode, its rules in built positions, its blindness to hidden cards, and
 (slow) its strength against uniformly random play.
 
@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from conftest import game_of
 from numba import njit
-from sixtysix.agents import fast
+from sixtysix.agents import policies
 
 import sixtysix
-from sixtysix import agents, core, worlds
-from sixtysix.bits import nth_set_bit, popcount
-from sixtysix.cards import card_name
-from sixtysix.heuristic import heuristic_action
+from sixtysix import agents
+from sixtysix.engine import core, worlds
+from sixtysix.engine.bits import nth_set_bit, popcount
+from sixtysix.engine.cards import card_name
+from sixtysix.engine.heuristic import heuristic_action
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLAIM_MODES = ("automatic", "manual", "optional_verified")
@@ -26,8 +27,10 @@ N, D = 0, 1
 
 def decide(record, game) -> int:
     """The heuristic policy's action id in a core record (blanked or not)."""
-    stream = fast.new_stream(0)  # unused: the heuristic draws nothing without noise
-    return int(fast.policy_action_array(fast.HEURISTIC, 0.0, record, game.rule_array, stream))
+    stream = policies.new_stream(0)  # unused: the heuristic draws nothing without noise
+    return int(
+        policies.policy_action_array(policies.HEURISTIC, 0.0, record, game.rule_array, stream)
+    )
 
 
 def act(state: sixtysix.State) -> str:

@@ -1,4 +1,4 @@
-"""MCCFR for the full game (sixtysix/abstraction.py, sixtysix/mccfr.py, ``cfr train``): the
+"""MCCFR for the full game (sixtysix/theory/abstraction.py, sixtysix/theory/mccfr.py, ``cfr train``): the
 abstraction sees only what the player to move may know and maps every abstract action to a
 distinct legal action; training resumes exactly; the strategy plays a distribution over the
 legal actions; bad configurations and bad command lines are refused by name."""
@@ -12,10 +12,15 @@ import pytest
 from conftest import game_of
 from test_view import hidden_swaps, make_deck, random_states, swapped_replay
 
-from sixtysix import cli, mccfr
-from sixtysix.abstraction import ABSTRACT_ACTION_NAMES, NUM_ABSTRACT_ACTIONS, abstract_node_array
-from sixtysix.actions import action_name
-from sixtysix.mccfr import heuristic_array
+from sixtysix.commands import cli
+from sixtysix.engine.actions import action_name
+from sixtysix.theory import mccfr
+from sixtysix.theory.abstraction import (
+    ABSTRACT_ACTION_NAMES,
+    NUM_ABSTRACT_ACTIONS,
+    abstract_node_array,
+)
+from sixtysix.theory.mccfr import heuristic_array
 
 PRESETS = ("sixty_six", "schnapsen")
 CLAIM_MODES = ("automatic", "manual", "optional_verified")

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from conftest import game_of
 from numba import njit
-from sixtysix.agents import fast, mcts
+from sixtysix.agents import mcts, policies
 from test_agents import assert_blind_to_hidden_cards
 
-from sixtysix import agents, core, solver
-from sixtysix.actions import action_name, mask_to_actions, parse_action
-from sixtysix.worlds import sample_world_record
+from sixtysix import agents
+from sixtysix.engine import core, solver
+from sixtysix.engine.actions import action_name, mask_to_actions, parse_action
+from sixtysix.engine.worlds import sample_world_record
 
 SMALL = {"dmcts": "dmcts:iterations=300,worlds=3", "ismcts": "ismcts:iterations=300"}
 VARIANTS = [
@@ -109,8 +110,8 @@ def test_a_single_legal_action_is_played_without_search():
 
 @njit(cache=True)
 def draw_below(stream, n):
-    """``fast.draw_below`` for Python."""
-    return fast.draw_below(stream, n)
+    """``policies.draw_below`` for Python."""
+    return policies.draw_below(stream, n)
 
 
 @njit(cache=True)
@@ -155,8 +156,8 @@ class Reference:
         self.kind, self.view, self.c, self.use_solver = kind, view, c, use_solver
         self.rules = view.game.rule_array
         self.bound = view.game.rules.max_game_points
-        self.policy = {"random": fast.RANDOM, "heuristic": fast.HEURISTIC}[rollout]
-        self.stream = fast.new_stream(seed)
+        self.policy = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}[rollout]
+        self.stream = policies.new_stream(seed)
         self.workspace = solver.new_workspace()
 
     def world(self):
@@ -178,7 +179,7 @@ class Reference:
             args = (self.workspace, self.rules, record, self.bound, solver.NO_HORIZON)
             return int(solver.solve_record(*args)[0])
         while not is_over(record):
-            action = fast.policy_action_array(self.policy, 0.0, record, self.rules, self.stream)
+            action = policies.policy_action_array(self.policy, 0.0, record, self.rules, self.stream)
             assert core.apply_checked(record, self.rules, action)
         return outcome(record)
 

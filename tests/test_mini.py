@@ -38,8 +38,10 @@ from test_view import check_views_under_swaps, make_deck
 from test_worlds import canonical_truth, check_world, identity, random_deal_states
 
 import sixtysix
-from sixtysix import cli, core, view
-from sixtysix.cards import RANK_POINTS, card_name, mask_to_cards
+from sixtysix import view
+from sixtysix.commands import cli
+from sixtysix.engine import core
+from sixtysix.engine.cards import RANK_POINTS, card_name, mask_to_cards
 
 N, D = 0, 1
 MINI = tuple(sixtysix.MINI_PRESETS)

@@ -1,4 +1,4 @@
-"""The numba cache folder follows the package sources (see sixtysix/numba_cache.py)."""
+"""The numba cache folder follows the package sources (see sixtysix/engine/numba_cache.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import sixtysix
 from sixtysix import agents, experiments
-from sixtysix.numba_cache import CACHE_ROOT, source_digest, source_folders
+from sixtysix.engine.numba_cache import CACHE_ROOT, source_digest, source_folders
 
 
 def test_digest_changes_with_any_source_and_only_then(tmp_path):

@@ -13,9 +13,9 @@ import pytest
 
 import sixtysix
 from sixtysix import openspiel as sixtysix_openspiel
-from sixtysix.actions import action_name
-from sixtysix.cards import card_name
-from sixtysix.rules import MINI_PRESETS
+from sixtysix.engine.actions import action_name
+from sixtysix.engine.cards import card_name
+from sixtysix.engine.rules import MINI_PRESETS
 
 ALL_PRESETS = tuple(sixtysix.PRESETS) + tuple(MINI_PRESETS)
 
@@ -84,7 +84,7 @@ def test_game_info_follows_the_rules():
     czech, schnapsen, mini = load("czech"), load("schnapsen"), load("mini_2x3")
     assert (czech.min_utility(), czech.max_utility()) == (-6.0, 6.0)  # failed close: 6
     assert (schnapsen.min_utility(), schnapsen.max_utility()) == (-3.0, 3.0)
-    assert schnapsen.num_distinct_actions() == sixtysix.core.NUM_ACTIONS
+    assert schnapsen.num_distinct_actions() == sixtysix.engine.core.NUM_ACTIONS
     assert schnapsen.max_chance_outcomes() == 24
     assert schnapsen.max_game_length() == 3 * 10 + 5
     assert mini.max_game_length() == 3 * 3 + 5

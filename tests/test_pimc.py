@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from conftest import game_of
 
-from sixtysix import agents, core, solver, worlds
+from sixtysix import agents
+from sixtysix.engine import core, solver, worlds
 from sixtysix.world_states import DeckPlan
 
 PRESETS = ("schnapsen", "sixty_six", "mini_2x4", "vu_schnapsen")

@@ -20,8 +20,9 @@ from sixtysix.agents.human import (
 )
 from sixtysix.experiments.tournament import TournamentConfig
 
-from sixtysix import agents, cli
-from sixtysix.cards import mask_to_names
+from sixtysix import agents
+from sixtysix.commands import cli
+from sixtysix.engine.cards import mask_to_names
 
 FIRST_OPTION = "1\n" * 2000
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")

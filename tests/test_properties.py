@@ -43,7 +43,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sixtysix
-from sixtysix.cards import card_name
+from sixtysix.engine.cards import card_name
 
 PRESET_NAMES = tuple(sixtysix.PRESETS)
 CLAIM_MODES = (None, "manual", "optional_verified")  # None: the preset's own (automatic)

@@ -29,8 +29,8 @@ import pytest
 from conftest import deck_of, game_of
 
 import sixtysix
-from sixtysix import core
-from sixtysix.core import CLOSE_EXCHANGE
+from sixtysix.engine import core
+from sixtysix.engine.core import CLOSE_EXCHANGE
 
 N, D = 0, 1
 

@@ -12,7 +12,7 @@ from test_agents import assert_blind_to_hidden_cards
 
 import sixtysix
 from sixtysix import agents
-from sixtysix.rules import CHOICES, MINI_PRESETS
+from sixtysix.engine.rules import CHOICES, MINI_PRESETS
 
 #: A cheap spec of every agent that plays by itself and sees only its view.
 CHEAP = {

@@ -34,9 +34,9 @@ from conftest import finished_deal, snapshot
 from numba import njit
 
 import sixtysix
-from sixtysix import core, solver
-from sixtysix.actions import parse_action
-from sixtysix.cards import card_name
+from sixtysix.engine import core, solver
+from sixtysix.engine.actions import parse_action
+from sixtysix.engine.cards import card_name
 
 REF_DEPTH = 96  # plies below the root: more than any deal has
 NO_CAP = 1 << 62

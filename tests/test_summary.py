@@ -10,7 +10,7 @@ import nbformat
 import numpy as np
 import pandas as pd
 import pytest
-from sixtysix.experiments import plots, summary
+from sixtysix.experiments import tournament_plots, tournament_summary
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "win_rates.ipynb"
 
@@ -148,8 +148,8 @@ def test_intervals_cover_the_true_rates_at_the_nominal_level():
         .mean()
     )
     checks = [
-        (summary.pairing_summary(results), pairing_truth),
-        (summary.agent_summary(results), agent_truth),
+        (tournament_summary.pairing_summary(results), pairing_truth),
+        (tournament_summary.agent_summary(results), agent_truth),
     ]
     for table, truth in checks:
         truth = truth.loc[table.index]
@@ -162,9 +162,11 @@ def test_duplicate_pairs_cut_the_variance_when_the_cards_decide():
     pairings = [("random", "heuristic")] * 50
     lucky = synthetic_results(pairings, STRENGTHS, deals=100, seed=2, luck=0.6)
     fair = synthetic_results(pairings, STRENGTHS, deals=100, seed=2, luck=0.0)
-    assert summary.duplicate_variance(lucky).loc["all", "win_variance_ratio"] < 0.8
-    assert 0.85 < summary.duplicate_variance(fair).loc["all", "win_variance_ratio"] < 1.15
-    table = summary.duplicate_variance(lucky)
+    assert tournament_summary.duplicate_variance(lucky).loc["all", "win_variance_ratio"] < 0.8
+    assert (
+        0.85 < tournament_summary.duplicate_variance(fair).loc["all", "win_variance_ratio"] < 1.15
+    )
+    table = tournament_summary.duplicate_variance(lucky)
     assert list(table.index) == [*range(50), "all"]
     assert table.loc["all", "played"] == 50 * 200
 
@@ -173,14 +175,14 @@ def test_a_lone_deal_of_a_partial_file_is_one_pair():
     results = synthetic_results([("random", "heuristic")], STRENGTHS, deals=2, seed=3)
     results["winner"] = [0, 0, 0, 1]  # pair 0: agent_a wins then loses; pair 1: wins
     partial = results.iloc[:3]
-    table = summary.pairing_summary(partial)
+    table = tournament_summary.pairing_summary(partial)
     assert table.loc[0, ["played", "pairs"]].tolist() == [3, 2]
     assert table.loc[0, "win_rate"] == pytest.approx(0.75)  # the mean of pair means 0.5 and 1
 
 
 def test_a_partial_file_summarizes():
     results = synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=30, seed=4)
-    tournament = summary.summarize(results.iloc[:-1], resamples=20)
+    tournament = tournament_summary.summarize(results.iloc[:-1], resamples=20)
     assert tournament.pairings["played"].tolist() == [60, 60, 59]
     assert tournament.pairings["pairs"].tolist() == [30, 30, 30]
     assert tournament.pairings[["win_rate_low", "win_rate_high"]].notna().all(axis=None)
@@ -189,26 +191,26 @@ def test_a_partial_file_summarizes():
 
 def test_ratings_order_the_agents_and_the_bootstrap_repeats_with_its_seed():
     results = synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=300, seed=5)
-    rated = summary.ratings(results, resamples=100, seed=7)
+    rated = tournament_summary.ratings(results, resamples=100, seed=7)
     assert list(rated.index) == ["search", "heuristic", "random"]
     assert rated["rating"].mean() == pytest.approx(0, abs=1e-6)
     assert (rated["rating_low"] < rated["rating"]).all()
     assert (rated["rating"] < rated["rating_high"]).all()
     assert rated["played"].tolist() == [1200, 1200, 1200]
-    pd.testing.assert_frame_equal(rated, summary.ratings(results, resamples=100, seed=7))
-    other = summary.ratings(results, resamples=100, seed=8)
+    pd.testing.assert_frame_equal(rated, tournament_summary.ratings(results, resamples=100, seed=7))
+    other = tournament_summary.ratings(results, resamples=100, seed=8)
     assert not np.allclose(other["rating_low"], rated["rating_low"])
-    anchored = summary.ratings(results, resamples=10, anchor="random")
+    anchored = tournament_summary.ratings(results, resamples=10, anchor="random")
     assert anchored.loc["random", "rating"] == pytest.approx(0, abs=1e-9)
     assert anchored.loc["random", ["rating_low", "rating_high"]].tolist() == [0, 0]
     with pytest.raises(ValueError, match="anchor"):
-        summary.ratings(results, anchor="nobody")
+        tournament_summary.ratings(results, anchor="nobody")
 
 
 def test_a_perfect_record_gets_a_finite_rating():
     strengths = {"strong": 50.0, "weak": 0.0}
     results = synthetic_results([("strong", "weak")], strengths, deals=50, seed=6, luck=0, draws=0)
-    rated = summary.ratings(results, resamples=20)
+    rated = tournament_summary.ratings(results, resamples=20)
     assert np.isfinite(rated.to_numpy(dtype=float)).all()
     assert rated.loc["strong", "rating"] > 400
 
@@ -218,8 +220,8 @@ def test_match_mode_reads_each_match_from_its_last_deal():
     results = synthetic_results(
         [("strong", "weak")], strengths, deals=20, seed=7, luck=0, draws=0, matches=True
     )
-    assert summary.is_match_mode(results) and len(results) > 40
-    tournament = summary.summarize(results, resamples=20)
+    assert tournament_summary.is_match_mode(results) and len(results) > 40
+    tournament = tournament_summary.summarize(results, resamples=20)
     assert tournament.unit == "match"
     assert tournament.pairings.loc[0, ["played", "pairs", "win_rate"]].tolist() == [40, 20, 1.0]
     last = results[results["match_winner"] >= 0]
@@ -231,7 +233,7 @@ def test_match_mode_reads_each_match_from_its_last_deal():
 
 def test_match_mode_summarizes_a_round_robin():
     results = synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=40, seed=8, matches=True)
-    tournament = summary.summarize(results, resamples=20)
+    tournament = tournament_summary.summarize(results, resamples=20)
     assert tournament.pairings["played"].tolist() == [80, 80, 80]
     assert tournament.agents["played"].tolist() == [160, 160, 160]
 
@@ -239,8 +241,12 @@ def test_match_mode_summarizes_a_round_robin():
 def test_deal_mode_with_or_without_the_match_columns():
     results = synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=30, seed=9)
     bare = results.drop(columns=["match_deal", "match_winner", "match_points"])
-    assert not summary.is_match_mode(results) and not summary.is_match_mode(bare)
-    pd.testing.assert_frame_equal(summary.pairing_summary(results), summary.pairing_summary(bare))
+    assert not tournament_summary.is_match_mode(results) and not tournament_summary.is_match_mode(
+        bare
+    )
+    pd.testing.assert_frame_equal(
+        tournament_summary.pairing_summary(results), tournament_summary.pairing_summary(bare)
+    )
 
 
 def test_errors_are_counted_per_pairing_and_per_agent():
@@ -248,13 +254,16 @@ def test_errors_are_counted_per_pairing_and_per_agent():
     # rows 0 (swap 0) and 3 (swap 1): seat 0 is random, then heuristic; row 4: no seat.
     results.loc[[0, 3, 4], "error"] = "boom"
     results.loc[[0, 3], "error_seat"] = 0
-    assert summary.pairing_summary(results).loc[0, "errors"] == 3
-    assert summary.agent_summary(results)["errors"].to_dict() == {"random": 1, "heuristic": 1}
+    assert tournament_summary.pairing_summary(results).loc[0, "errors"] == 3
+    assert tournament_summary.agent_summary(results)["errors"].to_dict() == {
+        "random": 1,
+        "heuristic": 1,
+    }
 
 
 def test_text_and_markdown_show_the_intervals():
     results = synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=30, seed=11)
-    tournament = summary.summarize(results, resamples=20, seed=3)
+    tournament = tournament_summary.summarize(results, resamples=20, seed=3)
     text, markdown = tournament.to_text(), tournament.to_markdown()
     assert "±" in text and "seed 3" in text and "game points/deal" in text
     ratio = tournament.duplicate.loc["all", "win_variance_ratio"]
@@ -266,13 +275,13 @@ def test_text_and_markdown_show_the_intervals():
 def test_save_plots_writes_png_files_next_to_the_results(tmp_path):
     path = tmp_path / "round.parquet"
     synthetic_results(round_robin(STRENGTHS), STRENGTHS, deals=20, seed=12).to_parquet(path)
-    written = plots.save_plots(path)
+    written = tournament_plots.save_plots(path)
     assert written == (tmp_path / "round-win-rates.png", tmp_path / "round-ratings.png")
     assert all(png.read_bytes().startswith(b"\x89PNG") for png in written)
-    tournament = summary.summarize(pd.read_parquet(path), resamples=10)
-    assert plots.plot_head_to_head(tournament, "points").axes
+    tournament = tournament_summary.summarize(pd.read_parquet(path), resamples=10)
+    assert tournament_plots.plot_head_to_head(tournament, "points").axes
     with pytest.raises(ValueError, match="measure"):
-        plots.plot_head_to_head(tournament, "elo")
+        tournament_plots.plot_head_to_head(tournament, "elo")
 
 
 def test_the_notebook_runs_on_a_small_results_file(tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ from sixtysix.experiments.tournament import (
 )
 
 import sixtysix
-from sixtysix import cli
+from sixtysix.commands import cli
 
 #: User agents, written to a module that the tests put on the import path.
 USER_AGENTS = '''
@@ -112,7 +112,7 @@ def cli_process(args, folder, **popen):
     """``sixtysix ARGS`` as a child process in a session of its own, user agents importable."""
     path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
     return subprocess.Popen(
-        [sys.executable, "-m", "sixtysix.cli", *map(str, args)],
+        [sys.executable, "-m", "sixtysix.commands.cli", *map(str, args)],
         env={**os.environ, "PYTHONPATH": path},
         start_new_session=True,
         stdout=subprocess.PIPE,
@@ -519,7 +519,7 @@ def test_a_dask_run_sends_single_file_user_modules_to_the_workers(tmp_path, monk
     specs = ["upload_bots:First", "random", "heuristic:noise=0.5"]
     TournamentConfig(specs, deals=1)  # checking the specs imports the module
     assert _user_module_files(specs) == [tmp_path / "upload_bots.py"]
-    assert _user_module_files(["sixtysix.agents.builtin:RandomAgent", "random"]) == []
+    assert _user_module_files(["sixtysix.agents.policy_agents:RandomAgent", "random"]) == []
 
 
 def test_the_command_imports_agent_modules_from_the_folder_it_runs_in(

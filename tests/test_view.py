@@ -18,8 +18,9 @@ import pytest
 from conftest import game_of
 
 import sixtysix
-from sixtysix import core, view
-from sixtysix.cards import card_name, mask_to_cards, parse_card
+from sixtysix import view
+from sixtysix.engine import core
+from sixtysix.engine.cards import card_name, mask_to_cards, parse_card
 from sixtysix.view import TENSOR_SIZE, PlayerView
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)

@@ -1,4 +1,4 @@
-"""Worlds (``sixtysix.worlds``): counting, enumeration, uniform sampling, hidden information.
+"""Worlds (``sixtysix.engine.worlds``): counting, enumeration, uniform sampling, hidden information.
 
 Views come from random deals of every preset, as shipped and with manual
 claims. The policy prefers marriages and exchanges and makes closes and claims
@@ -25,7 +25,7 @@ from numba import njit
 from scipy.stats import chisquare
 
 import sixtysix
-from sixtysix import core, worlds
+from sixtysix.engine import core, worlds
 
 PRESET_NAMES = tuple(sixtysix.PRESETS)
 CONFIGS = [
@@ -321,7 +321,7 @@ def test_samples_ignore_a_swap_of_hidden_cards():
         try:
             twin = sixtysix.replay(
                 game,
-                [sixtysix.cards.card_name(c) for c in deck],
+                [sixtysix.engine.cards.card_name(c) for c in deck],
                 truth.dealer,
                 [action for _, action in truth.history],
             )

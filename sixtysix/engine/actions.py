@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import core
+from ..engine import core
 from .cards import SUITS, card_name, parse_card, parse_suit
 
 _WORD_ACTIONS = {

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from .summary import Summary, summarize
+from .tournament_summary import Summary, summarize
 
 
 def plot_head_to_head(summary: Summary, measure: str = "win") -> Figure:

@@ -11,7 +11,7 @@ one compiled call solves a whole deal without touching Python. A *horizon*
 (a number of tricks played, ``NO_HORIZON`` for none) makes it depth-limited:
 a lead position reached with the talon still open and at least ``horizon``
 tricks played is not searched but valued by playing it out with the
-heuristic policy (``sixtysix.heuristic``) on both sides. Once the talon is
+heuristic policy (``sixtysix.engine.heuristic``) on both sides. Once the talon is
 closed or exhausted the search is always exact. Player 0
 maximizes and player 1 minimizes; a player may act several times in a row
 (exchange, close, then lead). The transposition table keys are exact (two
@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from . import core
+from ..engine import core
 from .actions import action_name, mask_to_actions
 from .bits import popcount, trailing_zeros
 from .cards import QUEENS, SUIT_OF, suit_cards

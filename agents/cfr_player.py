@@ -3,10 +3,10 @@
 ``cfr:strategy=PATH`` reads either kind of strategy file:
 
 * an exact one (``sixtysix cfr solve``, a mini preset): the average CFR / CFR+ strategy of
-  every information set of the whole game (``sixtysix.cfr.ExactStrategy``);
+  every information set of the whole game (``sixtysix.theory.cfr.ExactStrategy``);
 * an abstract one (``sixtysix cfr train``, any preset): the average MCCFR strategy over the
   information abstraction of ``docs/abstraction.md``, with the heuristic's action where
-  training never reached a state (``sixtysix.mccfr.AbstractStrategy``).
+  training never reached a state (``sixtysix.theory.mccfr.AbstractStrategy``).
 
 ``policy(view)`` is the strategy's mixed action; ``act`` samples it with the agent's seed.
 A file is read once per process (tournaments build an agent for every deal).
@@ -19,8 +19,8 @@ import os
 
 import numpy as np
 
-from sixtysix.cfr import ExactStrategy
-from sixtysix.mccfr import AbstractStrategy
+from sixtysix.theory.cfr import ExactStrategy
+from sixtysix.theory.mccfr import AbstractStrategy
 
 from .base import Agent
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import core
-from .bits import popcount, trailing_zeros
-from .cards import NUM_SUITS, QUEEN, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, TEN, suit_cards
-from .heuristic import CARD_MASK, EVERY_SUIT, _masters, _most_points
-from .worlds import unknown_cards
+from ..engine import core
+from ..engine.bits import popcount, trailing_zeros
+from ..engine.cards import NUM_SUITS, QUEEN, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, TEN, suit_cards
+from ..engine.heuristic import CARD_MASK, EVERY_SUIT, _masters, _most_points
+from ..engine.worlds import unknown_cards
 
 #: Bumped whenever a key or an abstract action changes meaning (checkpoints record it).
 ABSTRACTION_VERSION = 2

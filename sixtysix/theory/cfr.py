@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .actions import action_name
-from .checks import check_integer
-from .game import Game
+from ..engine.actions import action_name
+from ..engine.checks import check_integer
+from ..engine.rules import MINI_PRESETS, rules_text
+from ..game import Game
+from ..view import PlayerView
 from .gametree import STEP_SHIFT, GameTree, ObservationTrie, build, observations_of
-from .rules import MINI_PRESETS, rules_text
-from .view import PlayerView
 
 VARIANTS = ("cfr+", "cfr")
 FILE_FORMAT = 1  # the version of the .npz layout written by Solution.save

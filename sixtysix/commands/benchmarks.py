@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import core, solver
-from .checks import check_integer, check_seed
-from .game import Game
+from ..engine import core, solver
+from ..engine.checks import check_integer, check_seed
+from ..game import Game
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
 PLAYOUT_DEALS_LIMIT = 2**63  # numba and the C playout count deals in a signed 64-bit integer
@@ -153,7 +153,7 @@ def _openspiel_game(preset: str):
     """``python_sixty_six`` of ``preset``."""
     import pyspiel
 
-    from . import openspiel
+    from .. import openspiel
 
     return pyspiel.load_game(openspiel.GAME_NAME, {"preset": preset})
 
@@ -198,7 +198,7 @@ def bench_openspiel(preset: str = "sixty_six", games: int = 2000, seed: int = 1)
 
 def bench_tree(preset: str = "mini_2x3") -> dict:
     """The whole game tree of ``python_sixty_six`` for ``preset`` (a ``mini_*`` one)."""
-    from .openspiel import tree_size
+    from ..openspiel import tree_size
 
     game = _openspiel_game(preset)
     start = time.perf_counter()
@@ -259,25 +259,27 @@ def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
 def _python_path_deals(preset: str, pair: tuple[str, str], seeds: list[int]) -> int:
     """Play ``seeds`` on the Python path (a view and an ``act`` call per decision); returns the
     decisions made. Module level, so worker processes can run it."""
-    from .agents import play_deal
+    from sixtysix.agents import play_deal
 
     game = Game(preset)
     return sum(sum(play_deal(game, pair, seed).decisions) for seed in seeds)
 
 
 def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray) -> float:
-    """Deals per second of ``agents.fast.play_policies``, the best of ``ROUNDS`` (compile
+    """Deals per second of ``agents.policies.play_policies``, the best of ``ROUNDS`` (compile
     time excluded)."""
-    from .agents import fast
-    from .agents.specs import policy_of
+    from sixtysix.agents import policies
+    from sixtysix.agents.specs import policy_of
 
-    policies = [policy_of(spec) for spec in pair]
-    fast.play_policies(game.rule_array, policies, seeds[:1])  # compile first
-    outputs = fast.deal_outputs(len(seeds))  # allocated once, as a runner's batches reuse memory
+    codes = [policy_of(spec) for spec in pair]
+    policies.play_policies(game.rule_array, codes, seeds[:1])  # compile first
+    outputs = policies.deal_outputs(
+        len(seeds)
+    )  # allocated once, as a runner's batches reuse memory
     speeds = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
-        fast.play_policies(game.rule_array, policies, seeds, outputs)
+        policies.play_policies(game.rule_array, codes, seeds, outputs)
         speeds.append(len(seeds) / (time.perf_counter() - start))
     return max(speeds)
 
@@ -417,7 +419,7 @@ def bench_agent(
     by a warm-up decision on another deal."""
     from tqdm import tqdm
 
-    from .agents import fast, make, play_deal
+    from sixtysix.agents import make, play_deal, policies
 
     deals = check_integer(deals, "deals", 1)
     seed = check_seed(seed, span=deals)
@@ -434,7 +436,7 @@ def bench_agent(
     for i in tqdm(range(deals), desc=f"bench {spec}", unit="deal", disable=not progress):
         deal_seed, seat = seed + i, i % 2
         players = [
-            make(name, int(fast.agent_seed(np.uint64(deal_seed), k)))
+            make(name, int(policies.agent_seed(np.uint64(deal_seed), k)))
             for k, name in enumerate((spec, opponent) if seat == 0 else (opponent, spec))
         ]
         players[seat] = timer = _DecisionTimer(players[seat])
@@ -484,7 +486,7 @@ def _seconds_per_iteration(iterate, iterations: int) -> float:
 def bench_cfr(
     preset: str = "mini_2x3", iterations: int = 1000, openspiel_iterations: int = 3
 ) -> dict:
-    """Seconds per iteration of our exact CFR and CFR+ (``sixtysix.cfr``, tree built once)
+    """Seconds per iteration of our exact CFR and CFR+ (``sixtysix.theory.cfr``, tree built once)
     and, side by side, of OpenSpiel's over ``python_sixty_six``: its C++ solvers through the
     binding (``pyspiel.CFRSolver``, ``pyspiel.CFRPlusSolver``) and its Python ones
     (``cfr.CFRSolver``, ``cfr.CFRPlusSolver``, the same update order as ours); set-up and
@@ -492,7 +494,7 @@ def bench_cfr(
     import pyspiel
     from open_spiel.python.algorithms import cfr as openspiel_cfr
 
-    from . import cfr, gametree
+    from ..theory import cfr, gametree
 
     cfr.check_mini_preset(preset)
     iterations = check_integer(iterations, "iterations", 1)

@@ -1,4 +1,4 @@
-"""External-sampling MCCFR over the abstraction of ``sixtysix.abstraction``, and the trained
+"""External-sampling MCCFR over the abstraction of ``sixtysix.theory.abstraction``, and the trained
 strategy as a policy.
 
 Each iteration deals one deck (shuffled from the run's xoshiro256** stream, dealer
@@ -33,7 +33,13 @@ import numpy as np
 from numba import njit
 from tqdm import tqdm
 
-from . import core
+from ..engine import core
+from ..engine.actions import action_name
+from ..engine.bits import popcount, trailing_zeros
+from ..engine.checks import check_integer, check_seed
+from ..engine.heuristic import heuristic_action
+from ..engine.rules import MINI_PRESETS, PRESETS, compile_rules, make_rules, rules_text
+from ..engine.solver import signed_outcome
 from .abstraction import (
     ABSTRACT_ACTION_NAMES,
     ABSTRACTION_VERSION,
@@ -43,12 +49,6 @@ from .abstraction import (
     abstract_node_array,
     key_mask,
 )
-from .actions import action_name
-from .bits import popcount, trailing_zeros
-from .checks import check_integer, check_seed
-from .heuristic import heuristic_action
-from .rules import MINI_PRESETS, PRESETS, compile_rules, make_rules, rules_text
-from .solver import signed_outcome
 
 ALGORITHM = "external-sampling MCCFR, linear weighting, negative-regret pruning"
 DEFAULT_CAPACITY = 1 << 18

@@ -13,13 +13,13 @@ exchange is legal: the close value is the better of the two) and every other act
 
 Two references value them, in game points from the leader's side:
 
-* ``pimc_reference``: the exact open-hand value (``sixtysix.solver``) of every option in
+* ``pimc_reference``: the exact open-hand value (``sixtysix.engine.solver``) of every option in
   every world, averaged over all worlds when they are at most ``limit``, otherwise over
   ``samples`` uniform worlds with 95% intervals. It lets the closer see the hidden cards
   after his first action, so it is optimistic for him (strategy fusion).
 * ``best_defense_reference``: the game where chance picks a world, the defender sees it
   and the closer does not (he sees only his own cards and the play), solved with CFR+
-  (``sixtysix.cfr``) on the tree of the worlds (``sixtysix.gametree.build_from``). The
+  (``sixtysix.theory.cfr``) on the tree of the worlds (``sixtysix.theory.gametree.build_from``). The
   closer's guaranteed value of the average strategy against a best-responding defender
   is a true lower bound on that game's value, which in turn is a lower bound on what
   the closer gets against a defender who cannot see his cards. Only for few unseen
@@ -41,14 +41,15 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from . import cfr, core, gametree, solver
-from .actions import action_name, mask_to_actions
-from .bits import trailing_zeros
-from .cards import card_name, mask_to_cards, mask_to_names, parse_card
-from .checks import check_integer, check_seed
-from .game import Game, State
-from .view import PlayerView
-from .worlds import WorldSpec, ranked_hidden, ranked_world_record, world_record
+from ..engine import core, solver
+from ..engine.actions import action_name, mask_to_actions
+from ..engine.bits import trailing_zeros
+from ..engine.cards import card_name, mask_to_cards, mask_to_names, parse_card
+from ..engine.checks import check_integer, check_seed
+from ..engine.worlds import WorldSpec, ranked_hidden, ranked_world_record, world_record
+from ..game import Game, State
+from ..theory import cfr, gametree
+from ..view import PlayerView
 
 LEADER = 0  # the position's leader is player 0, the dealer player 1
 FIELDS = (

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numba
 
-PACKAGE = Path(__file__).parent
+PACKAGE = Path(__file__).parents[1]
 #: The folder of ``sixtysix.agents`` beside the package in a source checkout (in a regular
 #: install it lies inside the package).
 CHECKOUT_PACKAGES = (PACKAGE.parent / "agents",)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from . import core
+from ..engine import core
 from .bits import nth_set_bit, popcount, trailing_zeros
 
 

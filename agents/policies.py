@@ -5,7 +5,7 @@ record ``worlds.hide_from`` leaves its player (exactly the record a
 ``PlayerView`` holds) and, for random choices, the agent's own xoshiro256**
 stream kept in a four-word ``uint64`` array. ``play_policy_deals`` plays many
 deals between two policies without returning to Python; the Python agents in
-``sixtysix.agents.builtin`` call the same policy functions on ``view.record``,
+``sixtysix.agents.policy_agents`` call the same policy functions on ``view.record``,
 so both paths make the same choices for the same seeds.
 """
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix import core
-from sixtysix.bits import nth_set_bit, popcount
-from sixtysix.heuristic import heuristic_action
-from sixtysix.worlds import hide_from
+from sixtysix.engine import core
+from sixtysix.engine.bits import nth_set_bit, popcount
+from sixtysix.engine.heuristic import heuristic_action
+from sixtysix.engine.worlds import hide_from
 
 RANDOM = 0  # policy codes
 HEURISTIC = 1

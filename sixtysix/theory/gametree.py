@@ -31,14 +31,14 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from . import core
-from .bits import popcount, trailing_zeros
-from .cards import mask_text
-from .checks import check_player
-from .game import Game
-from .rules import rules_text
-from .solver import signed_outcome
-from .view import PlayerView
+from ..engine import core
+from ..engine.bits import popcount, trailing_zeros
+from ..engine.cards import mask_text
+from ..engine.checks import check_player
+from ..engine.rules import rules_text
+from ..engine.solver import signed_outcome
+from ..game import Game
+from ..view import PlayerView
 
 MAX_DEPTH = 64  # actions below a root; a mini deal has a few dozen at most
 ROOT_VALUE_LIMIT = 1 << 40  # root observation values are in [0, 2**40)

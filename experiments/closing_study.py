@@ -15,7 +15,7 @@ agent did. Rows are unique by ``(pairing, deal_index, decision)``; the complete 
 sorted by them, and a position's number is its row number there.
 
 **Evaluation** (``EvaluationConfig``, ``run_evaluation``): the reference values of each
-position are computed once (``sixtysix.closing``) and cached beside the positions file
+position are computed once (``sixtysix.theory.closing_values``) and cached beside the positions file
 (``NAME.reference.parquet``); then every agent is asked at every position (a fresh agent,
 seeded by ``unit_seed(seed, position)``), and ``decision_quality`` scores its answers.
 
@@ -42,11 +42,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from matplotlib.figure import Figure
 
-from sixtysix import agents, core
-from sixtysix.actions import action_name, parse_action
-from sixtysix.cards import mask_to_names
-from sixtysix.checks import check_integer, check_seed
-from sixtysix.closing import (
+from sixtysix import agents
+from sixtysix.engine import core
+from sixtysix.engine.actions import action_name, parse_action
+from sixtysix.engine.cards import mask_to_names
+from sixtysix.engine.checks import check_integer, check_seed
+from sixtysix.facts import PHASE_NAMES
+from sixtysix.game import Game, State
+from sixtysix.theory.closing_values import (
     BEST_DEFENSE_NODES,
     BEST_DEFENSE_WORLDS,
     PIMC_LIMIT,
@@ -55,8 +58,6 @@ from sixtysix.closing import (
     ClosingPosition,
     analyze,
 )
-from sixtysix.facts import PHASE_NAMES
-from sixtysix.game import Game, State
 
 from .store import (
     COMPLETE_KEY,
@@ -67,7 +68,6 @@ from .store import (
     stored_config,
     write_atomically,
 )
-from .summary import _markdown, _plus_minus
 from .tournament import (
     Batch,
     canonical_overrides,
@@ -77,6 +77,7 @@ from .tournament import (
     run_schedule,
     unit_seed,
 )
+from .tournament_summary import _markdown, _plus_minus
 
 DEFAULT_HARVEST_DEALS = 10
 HARVEST_KIND = "closing-harvest"  # the ``kind`` of a harvest file's configuration

@@ -2,7 +2,7 @@
 ``tournament``, ``replay`` and ``agents``, and ``play`` (a match against an agent).
 
 Every bad argument is refused by argparse (exit code 2, a message naming the bad value and
-what is valid), through the shared checks of :mod:`sixtysix.checks`.
+what is valid), through the shared checks of :mod:`sixtysix.engine.checks`.
 """
 
 from __future__ import annotations
@@ -18,27 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import agents, cfr, closing, mccfr
-from .agents.human import HumanAgent, PlayerLeft
-from .bench import (
-    PLAYOUT_DEALS_LIMIT,
-    bench_agent,
-    bench_api,
-    bench_cfr,
-    bench_core,
-    bench_openspiel,
-    bench_solver,
-    bench_tournament,
-    bench_tree,
-    compare_with_c,
-)
-from .checks import check_integer, check_seed
-from .experiments import closing as closing_study
-from .experiments import exploitability
-from .experiments.plots import save_plots
-from .experiments.store import ResultsConflict
-from .experiments.summary import summarize
-from .experiments.tournament import (
+from sixtysix.agents.human import HumanAgent, PlayerLeft
+from sixtysix.experiments import closing_study, exploitability
+from sixtysix.experiments.store import ResultsConflict
+from sixtysix.experiments.tournament import (
     DEFAULT_AGENTS,
     DEFAULT_DEALS,
     TournamentConfig,
@@ -50,8 +33,26 @@ from .experiments.tournament import (
     replay_row,
     run_tournament,
 )
-from .game import Game
-from .rules import BOOL_OPTIONS, MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
+from sixtysix.experiments.tournament_plots import save_plots
+from sixtysix.experiments.tournament_summary import summarize
+
+from .. import agents
+from ..engine.checks import check_integer, check_seed
+from ..engine.rules import BOOL_OPTIONS, MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
+from ..game import Game
+from ..theory import cfr, closing_values, mccfr
+from .benchmarks import (
+    PLAYOUT_DEALS_LIMIT,
+    bench_agent,
+    bench_api,
+    bench_cfr,
+    bench_core,
+    bench_openspiel,
+    bench_solver,
+    bench_tournament,
+    bench_tree,
+    compare_with_c,
+)
 
 ALL_PRESETS = [*PRESETS, *MINI_PRESETS]
 DESCRIPTION = (
@@ -1182,8 +1183,8 @@ def _closing(commands, args: argparse.Namespace) -> int:
 
 def _closing_analyze(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
-        position = closing.ClosingPosition.from_json(Path(args.position))
-        result = closing.analyze(
+        position = closing_values.ClosingPosition.from_json(Path(args.position))
+        result = closing_values.analyze(
             position,
             limit=args.worlds_limit,
             samples=args.samples,
@@ -1194,7 +1195,7 @@ def _closing_analyze(command: argparse.ArgumentParser, args: argparse.Namespace)
         )
     except ValueError as error:
         command.error(f"argument POSITION.json: {error}")
-    print(json.dumps(result) if args.json else closing.render(result))
+    print(json.dumps(result) if args.json else closing_values.render(result))
     return 0
 
 

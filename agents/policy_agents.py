@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from sixtysix.actions import action_name
+from sixtysix.engine.actions import action_name
 
-from . import fast
+from . import policies
 from .base import Agent
 
 
 class PolicyAgent(Agent):
     """An agent that plays a numba policy of ``fast`` on the view's blanked record, with its
-    own random stream: the very choices ``fast.play_policy_deals`` makes for the same seed.
+    own random stream: the very choices ``policies.play_policy_deals`` makes for the same seed.
     ``noise`` is the probability of a uniform legal action instead of the policy's."""
 
     noise = 0.0
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self._stream = fast.new_stream(self.seed)
+        self._stream = policies.new_stream(self.seed)
 
     def act(self, view) -> str:
-        action = fast.policy_action_array(
+        action = policies.policy_action_array(
             self.fast_policy, self.noise, view.record, view.game.rule_array, self._stream
         )
         return action_name(action)
@@ -30,8 +30,8 @@ class PolicyAgent(Agent):
         numba policy's choice (which, for ``heuristic``, does not depend on the stream)."""
         legal = view.legal_actions()
         chosen = action_name(
-            fast.policy_action_array(
-                self.fast_policy, 0.0, view.record, view.game.rule_array, fast.new_stream(0)
+            policies.policy_action_array(
+                self.fast_policy, 0.0, view.record, view.game.rule_array, policies.new_stream(0)
             )
         )
         share = self.noise / len(legal)
@@ -41,7 +41,7 @@ class PolicyAgent(Agent):
 class RandomAgent(PolicyAgent):
     """Uniform over the legal actions."""
 
-    fast_policy = fast.RANDOM
+    fast_policy = policies.RANDOM
 
     def policy(self, view) -> dict[str, float]:
         """Uniform over the legal actions."""
@@ -50,10 +50,10 @@ class RandomAgent(PolicyAgent):
 
 
 class HeuristicAgent(PolicyAgent):
-    """Expert rules of thumb (``sixtysix.heuristic``), deterministic unless ``noise``
+    """Expert rules of thumb (``sixtysix.engine.heuristic``), deterministic unless ``noise``
     (the probability of a uniform legal action instead, for a ladder of weaker players)."""
 
-    fast_policy = fast.HEURISTIC
+    fast_policy = policies.HEURISTIC
 
     def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
         super().__init__(seed)
