@@ -1,4 +1,5 @@
-"""Positions without a history (``Game.position``) and the closing analyzer (``sixtysix.theory.closing_values``).
+"""Positions without a history (``Game.position``) and the closing analyzer
+(``sixtysix.theory.closing_values``).
 
 The constructor is checked against positions reached by seeded random play, field for
 field; the analyzer on positions whose values are known by hand, against the solver on

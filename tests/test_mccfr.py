@@ -1,4 +1,5 @@
-"""MCCFR for the full game (sixtysix/theory/abstraction.py, sixtysix/theory/mccfr.py, ``cfr train``): the
+"""MCCFR for the full game (sixtysix/theory/abstraction.py, sixtysix/theory/mccfr.py,
+``cfr train``): the
 abstraction sees only what the player to move may know and maps every abstract action to a
 distinct legal action; training resumes exactly; the strategy plays a distribution over the
 legal actions; bad configurations and bad command lines are refused by name."""

@@ -2,13 +2,13 @@
 
 * The options ``ranks``, ``suits``, ``target`` and ``marriage_points``: validation
   (every error names the value and the valid ones), and that setting them to the
-  RULES.md values changes nothing (same compiled rules, same play).
+  docs/rules.md values changes nothing (same compiled rules, same play).
 * Constructed deals on each mini preset (``dealer=1``, so N, who leads trick 1,
   is player 0): marriages, the trump exchange and the close at the first lead,
   claims at ``target``, the schneider threshold ``target // 2``, the last trick
   when nobody reaches the target, and that an odd talon is refused.
 * Random play of thousands of deals: legal, terminal, cards and points
-  conserved, the outcome scored as RULES.md 10 says with scaled thresholds.
+  conserved, the outcome scored as docs/rules.md 10 says with scaled thresholds.
 * The solver against test_solver's exhaustive minimax on every position of
   whole mini deals; views and worlds of mini deals with the checks of
   test_view and test_worlds.
@@ -463,7 +463,7 @@ def check_partition(state: sixtysix.State) -> None:
 
 
 def check_outcome(state: sixtysix.State) -> None:
-    """The outcome as RULES.md 10 scores it, with thresholds from ``target``."""
+    """The outcome as docs/rules.md 10 scores it, with thresholds from ``target``."""
     rules = state.game.rules
     record = state.array[0]
     target = rules.target

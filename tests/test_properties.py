@@ -1,10 +1,10 @@
-"""Property tests: random play over every preset and claim mode, checked against RULES.md.
+"""Property tests: random play over every preset and claim mode, checked against docs/rules.md.
 
 Every preset is run as shipped (``claim_mode = automatic``) and with
 ``claim_mode = "manual"`` and ``"optional_verified"``.  Hypothesis draws the deck
 permutation, the dealer, a play seed and a play policy; the deal is then played
 with random legal actions.  After *every* action a reference model written from
-RULES.md (``DealChecker``) checks:
+docs/rules.md (``DealChecker``) checks:
 
 * the invariants: cards conserved and disjoint (hands + talon + won cards + the
   card on the table = the deck), each card played at most once, legal actions
@@ -73,7 +73,7 @@ def deck_points(game) -> int:
 
 
 def beats(led: str, played: str, trump: str, rules, talon_open: bool) -> bool:
-    """RULES.md section 4: does the follower's card win the trick?"""
+    """docs/rules.md section 4: does the follower's card win the trick?"""
     if led[1] == played[1]:
         return RANKS.index(played[0]) > RANKS.index(led[0])
     if played[1] == trump:
@@ -87,7 +87,7 @@ def beats(led: str, played: str, trump: str, rules, talon_open: bool) -> bool:
 
 
 def strict_follow(hand: list[str], led: str, trump: str, rules) -> set[str]:
-    """RULES.md 6.2: the follower's legal cards once the talon is closed or exhausted."""
+    """docs/rules.md 6.2: the follower's legal cards once the talon is closed or exhausted."""
     same = [card for card in hand if card[1] == led[1]]
     if rules.strict_must_follow and rules.strict_must_head:
         higher = [card for card in same if RANKS.index(card[0]) > RANKS.index(led[0])]
@@ -103,7 +103,7 @@ def strict_follow(hand: list[str], led: str, trump: str, rules) -> set[str]:
 
 
 def scale(rules, loser_total: int, loser_tricks: int) -> int:
-    """RULES.md 10.1 and R-A13."""
+    """docs/rules.md 10.1 and R-A13."""
     if rules.game_point_scale == "czech":
         if loser_total <= 22:
             return 3
@@ -115,7 +115,7 @@ def scale(rules, loser_total: int, loser_tricks: int) -> int:
 
 
 def failed_close_points(rules, snap_tricks: int, closer_total: int) -> int:
-    """RULES.md 10.2 R6 and R-A14."""
+    """docs/rules.md 10.2 R6 and R-A14."""
     penalty = rules.failed_close_penalty
     if penalty == "two_or_three_by_tricks_at_close":
         return 3 if snap_tricks == 0 else 2
@@ -203,7 +203,7 @@ def check_outcome_shape(state, rules) -> None:
 
 
 def expected_outcome(rules, totals, tricks, closer, snapshot, claimant, last_winner):
-    """The outcome RULES.md 9.4/10.2 prescribe: ``claimant`` None means the cards ran out."""
+    """The outcome docs/rules.md 9.4/10.2 prescribe: ``claimant`` None means the cards ran out."""
     if claimant is not None:
         opponent = 1 - claimant
         if totals[claimant] >= 66:
@@ -242,7 +242,7 @@ def expected_outcome(rules, totals, tricks, closer, snapshot, claimant, last_win
     return None, 0, "no_score"
 
 
-# ---- deal patterns (RULES.md 2.2, R-A9) ---------------------------------------------
+# ---- deal patterns (docs/rules.md 2.2, R-A9) ---------------------------------------------
 
 
 def pattern_positions(rules):
@@ -321,7 +321,7 @@ class View:
 
 
 class DealChecker:
-    """A model of one deal written from RULES.md, checked against the engine at every step."""
+    """A model of one deal written from docs/rules.md, checked against the engine at every step."""
 
     def __init__(self, game, deck, dealer) -> None:
         self.game = game
@@ -575,14 +575,14 @@ class DealChecker:
             self.last_winner,
         )
         assert after.outcome == expected, (
-            f"outcome {after.outcome}, RULES.md gives {expected} "
+            f"outcome {after.outcome}, docs/rules.md gives {expected} "
             f"(totals {after.points}, tricks {after.tricks}, closed_by {after.closed_by}, "
             f"snapshot {self.snapshot}, claimant {self.claimant})"
         )
 
     # ---- the model's numbers ----
     def total(self, p: int, view: View) -> int:
-        """RULES.md 3.1: trick points + last-trick bonus + marriages that count."""
+        """docs/rules.md 3.1: trick points + last-trick bonus + marriages that count."""
         points = sum(card_points(card, self.rules) for card in view.won[p]) + self.bonus[p]
         if self.rules.marriage_points_validation == "any_trick":
             if view.tricks[p] > 0:
@@ -597,7 +597,7 @@ class DealChecker:
         return self.mode == "optional_verified" and self.total(p, view) >= 66
 
     def may_exchange(self, p: int, view: View) -> bool:
-        """RULES.md 5.3 (``any_time_after_trick_won`` needs a won trick by its name)."""
+        """docs/rules.md 5.3 (``any_time_after_trick_won`` needs a won trick by its name)."""
         rules = self.rules
         needs_trick = (
             rules.exchange_requires_trick_won or rules.exchange_timing == "any_time_after_trick_won"
@@ -692,7 +692,7 @@ class DealChecker:
         # card points: exact, and within the possible bounds
         expected_points = (self.total(0, view), self.total(1, view))
         assert view.points == expected_points, (
-            f"card points {view.points}, RULES.md gives {expected_points} "
+            f"card points {view.points}, docs/rules.md gives {expected_points} "
             f"(declared {self.declared}, bonus {self.bonus}, tricks {view.tricks})"
         )
         for points in view.points:
@@ -716,7 +716,7 @@ class DealChecker:
         # the exact legal action set
         expected = self.expected_legal(view)
         assert set(view.legal) == expected, (
-            f"phase {self.phase}: legal {sorted(view.legal)}, RULES.md gives {sorted(expected)}"
+            f"phase {self.phase}: legal {sorted(view.legal)}, docs/rules.md gives {sorted(expected)}"
         )
 
 
@@ -785,7 +785,7 @@ def full_view(state):
 @PROPERTY_SETTINGS
 @given(data=st.data())
 def test_random_play_matches_rules_model(preset, mode, data):
-    """Every step of a random deal obeys the invariants and the RULES.md model."""
+    """Every step of a random deal obeys the invariants and the docs/rules.md model."""
     game = game_of(preset, mode)
     deck, dealer, seed, policy = data.draw(deals(game))
     state = play_checked(game, deck, dealer, seed, policy)
@@ -864,7 +864,7 @@ def test_seeded_deals_are_reproducible(preset, seed, dealer):
     assert full_view(sixtysix.replay(game, deck, one.dealer, [])) == full_view(one)
 
 
-# Option values of RULES.md section 12 (match options left out: they do not affect a deal).
+# Option values of docs/rules.md section 12 (match options left out: they do not affect a deal).
 OPTION_VALUES = {
     "deck": (24, 20),
     "nine_points": (0, 1),
@@ -932,7 +932,7 @@ def rule_variants(draw):
 )
 @given(data=st.data())
 def test_random_option_combinations_match_rules_model(data):
-    """The options drive the engine: random valid combinations obey the same RULES.md model."""
+    """The options drive the engine: random valid combinations obey the same docs/rules.md model."""
     game = data.draw(rule_variants())
     deck, dealer, seed, policy = data.draw(deals(game))
     state = play_checked(game, deck, dealer, seed, policy)
@@ -1002,7 +1002,7 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_bulk_random_deals(preset):
-    """Thousands of random deals per preset: valid outcomes, exactly as RULES.md scores them."""
+    """Thousands of random deals per preset: valid outcomes, exactly as docs/rules.md scores them."""
     game = game_of(preset)
     reasons = bulk_run(game, BULK_DEALS, seed=zlib.crc32(preset.encode()))
     assert sum(reasons.values()) == BULK_DEALS

@@ -1,12 +1,12 @@
-"""Presets, option overrides, deal patterns and match play, against RULES.md.
+"""Presets, option overrides, deal patterns and match play, against docs/rules.md.
 
-* Every preset holds exactly the option values of RULES.md section 12 / 12.1,
+* Every preset holds exactly the option values of docs/rules.md section 12 / 12.1,
   with the binding decisions (``claim_mode = automatic`` everywhere, the
   ``hatvanhat`` trick rule ``standard``) and R-A10 ("n/a" cells take the
   ``sixty_six`` value).
 * Overrides change just the option named and the behaviour follows it.
 * Deal patterns map a known deck to hands, talon order and trump suit as
-  RULES.md 2.2 and R-A9 say, for both dealers.
+  docs/rules.md 2.2 and R-A9 say, for both dealers.
 * ``Match``: scores accumulate, the next dealer follows ``next_dealer``, deals
   without a winner keep the dealer under ``winner_of_deal``, the match ends at
   ``match_target``, ``vu_schnapsen`` refuses a match.
@@ -31,11 +31,11 @@ PRESET_NAMES = (
     "vu_schnapsen",
 )
 
-# ---- RULES.md section 12 / 12.1, written out cell by cell -----------------------------------
+# ---- docs/rules.md section 12 / 12.1, written out cell by cell -----------------------------------
 
 SIXTY_SIX = dict(
     deck=24,
-    ranks="",  # the reduced-deck options (docs/mini_presets.md) keep the RULES.md values
+    ranks="",  # the reduced-deck options (docs/mini_presets.md) keep the docs/rules.md values
     suits=4,
     target=66,
     marriage_points=20,
@@ -191,7 +191,7 @@ def test_preset_values_match_rules_md(preset):
     wrong = {
         name: (actual[name], expected[name]) for name in expected if actual[name] != expected[name]
     }
-    assert not wrong, f"{preset}: option (engine, RULES.md): {wrong}"
+    assert not wrong, f"{preset}: option (engine, docs/rules.md): {wrong}"
     for name, value in expected.items():
         assert type(actual[name]) is type(value), (name, actual[name], value)
 
@@ -236,7 +236,7 @@ def test_overrides_change_only_the_named_options(preset, overrides):
     assert rules_dict(sixtysix.Game(preset)) == EXPECTED_PRESETS[preset]
 
 
-# ---- deal patterns (RULES.md 2.2, R-A9) ----------------------------------------------------------
+# ---- deal patterns (docs/rules.md 2.2, R-A9) ----------------------------------------------------------
 
 PATTERN_POSITIONS = {
     # (non-dealer, dealer, trump card, first talon position); the talon runs to the end

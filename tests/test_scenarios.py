@@ -1,4 +1,4 @@
-"""RULES.md section 14.2 (edge-case scenarios 1-14) and the outcome-related
+"""docs/rules.md section 14.2 (edge-case scenarios 1-14) and the outcome-related
 R-A* decisions, as exact tests over every preset a scenario applies to.
 
 Every test builds an explicit deck permutation from the hands, trump card and
@@ -93,7 +93,7 @@ def build_deck(game, n, d, trump, talon=()):
 
 
 def deal(preset, n, d, trump, talon=(), dealer=1, **overrides):
-    """A fresh deal with the wanted layout; checks the engine dealt it (RULES.md 2.2)."""
+    """A fresh deal with the wanted layout; checks the engine dealt it (docs/rules.md 2.2)."""
     game = preset if isinstance(preset, sixtysix.Game) else game_of(preset, **overrides)
     deck, n, d, talon = build_deck(game, n, d, trump, talon)
     state = game.new_deal(deck=deck, dealer=dealer)
@@ -152,7 +152,7 @@ def value(*cs, nine=0) -> int:
     return sum(nine if c[0] == "9" else POINTS[c[0]] for c in cs)
 
 
-# ---- RULES.md 2.2 / R-A9: deal patterns ------------------------------------------------
+# ---- docs/rules.md 2.2 / R-A9: deal patterns ------------------------------------------------
 
 
 @pytest.mark.parametrize("dealer", [0, 1])

@@ -1,6 +1,6 @@
 """The open-hand solver against the VU Amsterdam engine's own phase-two searches.
 
-The VU package (PyPI ``schnapsen``, RULES.md Appendix B) ships two perfect-
+The VU package (PyPI ``schnapsen``, docs/rules.md Appendix B) ships two perfect-
 information bots for phase two (talon exhausted; VU has no closing):
 ``schnapsen.bots.alphabeta.AlphaBetaBot`` and ``schnapsen.bots.minimax.MiniMaxBot``.
 Both have ``value(state, engine, leader_move, maximizing) -> (value, move)``, a

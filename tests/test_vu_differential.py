@@ -1,6 +1,6 @@
 """Differential test: the ``vu_schnapsen`` preset against the VU Amsterdam engine.
 
-The VU teaching platform (PyPI ``schnapsen``, RULES.md Appendix B) is an
+The VU teaching platform (PyPI ``schnapsen``, docs/rules.md Appendix B) is an
 independent implementation of the rules the ``vu_schnapsen`` preset must
 reproduce exactly.  For every seeded deal both engines play the same random
 game: at every decision the sorted legal actions must agree (VU moves mapped to

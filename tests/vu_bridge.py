@@ -1,12 +1,12 @@
 """Drive the independent VU Amsterdam Schnapsen engine (PyPI ``schnapsen``).
 
 This module is the VU half of the differential test against the
-``vu_schnapsen`` preset (RULES.md Appendix B).  It knows nothing about
+``vu_schnapsen`` preset (docs/rules.md Appendix B).  It knows nothing about
 ``sixtysix``: it deals an injected deck permutation through VU's own
 ``GamePlayEngine.play_game`` loop and asks a caller-supplied ``chooser`` for
 every move, handing it VU's legal moves already translated to our notation.
 
-Mapping (RULES.md "Card and action notation"):
+Mapping (docs/rules.md "Card and action notation"):
 
 * VU ``Card`` -> rank + suit string, ranks ``J Q K T A`` (and ``9`` for the
   24-card VU variant), suits ``C D H S``.
