@@ -716,7 +716,7 @@ class DealChecker:
         # the exact legal action set
         expected = self.expected_legal(view)
         assert set(view.legal) == expected, (
-            f"phase {self.phase}: legal {sorted(view.legal)}, docs/rules.md gives {sorted(expected)}"
+            f"phase {self.phase}: legal {sorted(view.legal)}, the rules give {sorted(expected)}"
         )
 
 
@@ -1002,7 +1002,7 @@ def bulk_run(game, deals_to_play: int, seed: int) -> collections.Counter:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_bulk_random_deals(preset):
-    """Thousands of random deals per preset: valid outcomes, exactly as docs/rules.md scores them."""
+    """Thousands of random deals per preset: valid outcomes, scored exactly as docs/rules.md."""
     game = game_of(preset)
     reasons = bulk_run(game, BULK_DEALS, seed=zlib.crc32(preset.encode()))
     assert sum(reasons.values()) == BULK_DEALS

@@ -236,7 +236,7 @@ def test_overrides_change_only_the_named_options(preset, overrides):
     assert rules_dict(sixtysix.Game(preset)) == EXPECTED_PRESETS[preset]
 
 
-# ---- deal patterns (docs/rules.md 2.2, R-A9) ----------------------------------------------------------
+# ---- deal patterns (docs/rules.md 2.2, R-A9) -----------------------------------------------------
 
 PATTERN_POSITIONS = {
     # (non-dealer, dealer, trump card, first talon position); the talon runs to the end
