@@ -27,7 +27,6 @@ from numba import njit
 
 from sixtysix.engine import core, solver
 from sixtysix.engine.actions import action_name
-from sixtysix.engine.worlds import world_record
 
 from .base import Agent
 from .policies import draw_below, new_stream
@@ -44,7 +43,6 @@ def pimc_decision(
     hidden_opponent,
     ordered,
     enumerate_all,
-    count,
     bound,
     horizon,
     stream,
@@ -53,32 +51,32 @@ def pimc_decision(
     values,
     world,
 ):
-    """Sum into ``totals`` the value (the mover's side) of each of ``actions`` over ``count``
-    worlds (all worlds by rank if ``enumerate_all``, else samples drawn from ``stream``) and
-    return the best action, ties broken by ``stream``. ``bound`` is the rules' most game
-    points, ``horizon`` the solver's."""
-    view = view_array[0]
-    sign = 1 if view.to_move == 0 else -1
+    """Sum into ``totals`` the value (the mover's side) of each of ``actions`` over
+    ``len(values)`` worlds (all worlds by rank if ``enumerate_all``, else samples drawn from
+    ``stream``; ``values`` holds a row per world) and return the best action, ties broken by
+    ``stream``. ``bound`` is the rules' most game points, ``horizon`` the solver's."""
+    solver.solve_worlds(
+        workspace,
+        rules_array,
+        view_array,
+        opponent,
+        allowed,
+        unknown,
+        hidden_opponent,
+        ordered,
+        enumerate_all,
+        stream,
+        bound,
+        horizon,
+        actions,
+        actions[:0],
+        values,
+        world,
+    )
     totals[:] = 0
-    rng = (stream[0], stream[1], stream[2], stream[3])
-    for k in range(count):
-        rng = world_record(
-            k,
-            enumerate_all,
-            rng,
-            world,
-            0,
-            view,
-            opponent,
-            allowed,
-            unknown,
-            hidden_opponent,
-            ordered,
-        )
-        solver.solve_children(workspace, rules_array, world, bound, horizon, actions, values)
+    for k in range(values.shape[0]):
         for i in range(len(actions)):
-            totals[i] += sign * values[i]
-    stream[0], stream[1], stream[2], stream[3] = rng
+            totals[i] += values[k, i]
     best = totals.max()
     ties = 0
     for i in range(len(actions)):
@@ -157,13 +155,12 @@ class PimcAgent(Agent):
             view.record,
             *spec.record_arguments,
             worlds <= self.worlds,
-            count,
             view.game.rules.max_game_points,
             horizon,
             self._stream,
             actions,
             totals,
-            np.zeros(len(actions), dtype=np.int64),
+            np.zeros((count, len(actions)), dtype=np.int64),
             self._world,
         )
         return actions, totals, count, int(choice)

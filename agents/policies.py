@@ -31,7 +31,7 @@ _AGENT_SEED_SALT = np.uint64(0xA0761D6478BD642F)  # separates agent streams from
 def agent_seed(deal_seed, seat):
     """The seed of the agent in ``seat`` for the deal with seed ``deal_seed``."""
     x = np.uint64(deal_seed) ^ (_AGENT_SEED_SALT * np.uint64(seat + 1))
-    _, mixed = core._splitmix(x)
+    _, mixed = core.splitmix(x)
     return mixed
 
 

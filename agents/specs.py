@@ -3,10 +3,11 @@
 A spec is ``name`` or ``name:key=value,key=value`` for a built-in agent
 (``pimc:worlds=64``), or ``module.path:ClassName`` with optional
 ``:key=value,...`` for a user's class, built as ``ClassName(seed=..., **params)``.
-Values are parsed to the parameter's type: the built-in agent's declared
-type, or for a user's class the annotation (or the default's type) of the
-constructor's keyword. Specs have one canonical form (parameters sorted,
-values normalised), which tournaments record.
+Values are parsed to the parameter's type: the annotation (or the default's
+type) of the constructor's keyword. A built-in agent's parameters are the
+keywords ``BUILTIN`` describes, with the constructor's types and defaults.
+Specs have one canonical form (parameters sorted, values normalised), which
+tournaments record.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
 @dataclass(frozen=True)
 class Parameter:
-    """One parameter of a built-in agent."""
+    """One parameter of a built-in agent: a keyword of its constructor, with the
+    constructor's type and default."""
 
     name: str
     type: type
@@ -46,115 +48,94 @@ class AgentInfo:
     parameters: tuple[Parameter, ...] = ()
 
 
+def _constructor_types(factory: type) -> dict[str, type]:
+    """The keyword parameters of a class's constructor (seed aside) and their types."""
+    declared = {}
+    for name, parameter in inspect.signature(factory).parameters.items():
+        if name == "seed" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        annotation = parameter.annotation
+        if isinstance(annotation, str):
+            annotation = _TYPES.get(annotation, str)
+        elif annotation is parameter.empty:
+            default = parameter.default
+            annotation = type(default) if type(default) in _TYPES.values() else str
+        declared[name] = annotation if annotation in _TYPES.values() else str
+    return declared
+
+
+def _builtin(name: str, factory: type, description: str, **helps: str) -> AgentInfo:
+    """A built-in agent whose parameters are the constructor keywords ``helps`` describes,
+    typed and defaulted as the constructor declares them."""
+    keywords = inspect.signature(factory).parameters
+    types = _constructor_types(factory)
+    parameters = tuple(
+        Parameter(key, types[key], keywords[key].default, text) for key, text in helps.items()
+    )
+    return AgentInfo(name, factory, description, parameters)
+
+
 BUILTIN: dict[str, AgentInfo] = {
     info.name: info
     for info in (
-        AgentInfo("random", RandomAgent, "uniform over the legal actions"),
-        AgentInfo(
+        _builtin("random", RandomAgent, "uniform over the legal actions"),
+        _builtin(
             "heuristic",
             HeuristicAgent,
             "expert rules of thumb for closing, marriages, trumps and sure winners",
-            (
-                Parameter(
-                    "noise",
-                    float,
-                    0.0,
-                    "probability of a uniform legal action instead (weaker players, for ladders)",
-                ),
-            ),
+            noise="probability of a uniform legal action instead (weaker players, for ladders)",
         ),
-        AgentInfo(
+        _builtin(
             "pimc",
             PimcAgent,
             "perfect-information Monte Carlo: the open-hand solver's mean values over worlds",
-            (
-                Parameter(
-                    "worlds", int, 64, "worlds per decision (all of them when there are fewer)"
-                ),
-                Parameter(
-                    "horizon",
-                    int,
-                    2,
-                    "tricks searched while the talon is open before a heuristic playout (0: none)",
-                ),
-            ),
+            worlds="worlds per decision (all of them when there are fewer)",
+            horizon="tricks searched while the talon is open before a heuristic playout (0: none)",
         ),
-        AgentInfo(
+        _builtin(
             "dmcts",
             DeterminizedMCTSAgent,
             "determinized MCTS: one UCT tree per sampled world, root visits summed over worlds",
-            (
-                Parameter("worlds", int, 32, "worlds sampled per decision, one tree each"),
-                Parameter(
-                    "iterations", int, 30000, "iterations per decision, shared evenly by the worlds"
-                ),
-                Parameter("c", float, 0.7, "UCT exploration constant (rewards in [-1, 1])"),
-                Parameter("rollout", str, "heuristic", "rollout policy: random or heuristic"),
-                Parameter(
-                    "solver",
-                    bool,
-                    False,
-                    "value positions with the talon closed or exhausted exactly (open-hand solver)",
-                ),
-            ),
+            worlds="worlds sampled per decision, one tree each",
+            iterations="iterations per decision, shared evenly by the worlds",
+            c="UCT exploration constant (rewards in [-1, 1])",
+            rollout="rollout policy: random or heuristic",
+            solver="value positions with the talon closed or exhausted exactly (open-hand solver)",
         ),
-        AgentInfo(
+        _builtin(
             "ismcts",
             InformationSetMCTSAgent,
             "single-observer information-set MCTS: one tree, a fresh world each iteration",
-            (
-                Parameter("iterations", int, 10000, "iterations per decision, one world each"),
-                Parameter("c", float, 0.7, "UCB exploration constant (rewards in [-1, 1])"),
-                Parameter("rollout", str, "heuristic", "rollout policy: random or heuristic"),
-                Parameter(
-                    "solver",
-                    bool,
-                    False,
-                    "value positions with the talon closed or exhausted exactly in each world",
-                ),
-            ),
+            iterations="iterations per decision, one world each",
+            c="UCB exploration constant (rewards in [-1, 1])",
+            rollout="rollout policy: random or heuristic",
+            solver="value positions with the talon closed or exhausted exactly in each world",
         ),
-        AgentInfo(
+        _builtin(
             "cfr",
             CfrAgent,
             "a CFR strategy file: exact on a mini preset (cfr solve) or MCCFR (cfr train)",
-            (
-                Parameter(
-                    "strategy",
-                    str,
-                    "",
-                    "path of a strategy file from 'sixtysix cfr solve' or 'sixtysix cfr train'",
-                ),
-            ),
+            strategy="path of a strategy file from 'sixtysix cfr solve' or 'sixtysix cfr train'",
         ),
-        AgentInfo(
+        _builtin(
             "openspiel-ismcts",
             OpenSpielISMCTSAgent,
             "OpenSpiel's ISMCTS bot on python_sixty_six, over worlds drawn from the view",
-            (
-                Parameter("simulations", int, 200, "simulations per decision"),
-                Parameter("c", float, 2.0, "UCT exploration constant (in game points)"),
-                Parameter("rollouts", int, 1, "random rollouts per new node"),
-                Parameter(
-                    "final_policy",
-                    str,
-                    "max_visits",
-                    f"how the move is chosen: {', '.join(FINAL_POLICIES)}",
-                ),
-            ),
+            simulations="simulations per decision",
+            c="UCT exploration constant (in game points)",
+            rollouts="random rollouts per new node",
+            final_policy=f"how the move is chosen: {', '.join(FINAL_POLICIES)}",
         ),
-        AgentInfo(
+        _builtin(
             "openspiel-mcts",
             OpenSpielMCTSAgent,
             "OpenSpiel's UCT bot on the true state (sees every card: a reference only)",
-            (
-                Parameter("simulations", int, 1000, "simulations per decision"),
-                Parameter("c", float, 2.0, "UCT exploration constant (in game points)"),
-                Parameter("rollouts", int, 1, "random rollouts per leaf"),
-                Parameter("solve", bool, True, "back up proven values (MCTS-Solver)"),
-            ),
+            simulations="simulations per decision",
+            c="UCT exploration constant (in game points)",
+            rollouts="random rollouts per leaf",
+            solve="back up proven values (MCTS-Solver)",
         ),
-        AgentInfo(
+        _builtin(
             "human",
             HumanAgent,
             "you, at the terminal: each decision is shown and asked for ('sixtysix play')",
@@ -273,22 +254,6 @@ def _user_spec(spec: str, parts: list[str]) -> Spec:
     declared = _constructor_types(factory)
     params = _parse_params(spec, parts[2] if len(parts) == 3 else "", declared)
     return Spec(factory, params, _canonical(f"{module_name}:{class_name}", params), None)
-
-
-def _constructor_types(factory: type) -> dict[str, type]:
-    """The keyword parameters of a user's class (seed aside) and their types."""
-    declared = {}
-    for name, parameter in inspect.signature(factory).parameters.items():
-        if name == "seed" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        annotation = parameter.annotation
-        if isinstance(annotation, str):
-            annotation = _TYPES.get(annotation, str)
-        elif annotation is parameter.empty:
-            default = parameter.default
-            annotation = type(default) if type(default) in _TYPES.values() else str
-        declared[name] = annotation if annotation in _TYPES.values() else str
-    return declared
 
 
 def _parse_params(spec: str, text: str, declared: dict[str, type]) -> dict:

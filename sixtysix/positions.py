@@ -24,6 +24,7 @@ suits: every reader intersects it with the unseen cards).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -100,6 +101,18 @@ def split_gone(gone: int, count: int, points: int, rules) -> int | None:
     return reachable.get((count, points))
 
 
+class _Cards(NamedTuple):
+    """The described cards as masks, from the leader's side; ``won`` is the given split of
+    the gone cards ``(leader, opponent)`` or None."""
+
+    own: int
+    known: int
+    gone: int
+    won: tuple[int, int] | None
+    face_up: int
+    unseen: int
+
+
 def position_record(
     game,
     *,
@@ -126,34 +139,86 @@ def position_record(
     """The checked record of a described position, a stand-in deck and the dealer (see
     ``Game.position``); an inconsistent description is a ValueError saying what is wrong."""
     rules = game.rule_array[0]
-    settings = game.rules
     deck_mask = int(rules["deck_mask"])
     leader = check_player(leader, "leader")
-    opponent = 1 - leader
     dealer = 1 - leader if dealer is None else check_player(dealer, "dealer")
     trump_suit = parse_suit(trump)
-    if not trump_suit < settings.suits:
-        raise ValueError(f"trump {trump!r} is not a suit of this game ({SUITS[: settings.suits]})")
+    if not trump_suit < game.rules.suits:
+        raise ValueError(
+            f"trump {trump!r} is not a suit of this game ({SUITS[: game.rules.suits]})"
+        )
     points = tuple(check_integer(p, "points", 0) for p in _pair(points, "points"))
     tricks = tuple(check_integer(t, "tricks", 0) for t in _pair(tricks, "tricks"))
-    tricks_done = tricks[0] + tricks[1]
-    full_talon = settings.talon_size
+    talon_size = _checked_talon_size(game, talon_size)
+    open_talon = closed_by is None and talon_size > 0
+
+    cards = _cards(
+        hand, gone, won, opponent_known, face_up, trump, trump_suit, talon_size, deck_mask
+    )
+    _check_counts(game, cards, tricks, talon_size, open_talon, before_draw)
+    theirs, talon_cards = _world(cards, opponent_hand, talon, deck_mask)
+
+    married, values = _marriages(game, marriages, trump_suit, cards)
+    _check_turn(rules, tricks, leader, dealer, talon_size, open_talon, before_draw)
+    record_points, record_marriage, card = _point_fields(
+        game, cards, points, tricks, married, values, trump_suit
+    )
+    leader_won = _leader_won(rules, cards, points, tricks, card)
+    _check_no_claim(game, points)
+
+    array = np.zeros(1, dtype=core.STATE_DTYPE)
+    record = array[0]
+    for side, player in enumerate((leader, 1 - leader)):
+        record["points"][player] = record_points[side]
+        record["marriage"][player] = record_marriage[side]
+        record["tricks"][player] = tricks[side]
+        record["married_suits"][player] = married[side]
+    record["hand"][leader], record["hand"][1 - leader] = cards.own, theirs
+    record["won"][leader], record["won"][1 - leader] = leader_won, cards.gone & ~leader_won
+    shown = _leader_shown(cards.own, married[0], leader_known, deck_mask)
+    record["shown"][leader], record["shown"][1 - leader] = shown, cards.known
+    _fill_excluded(record, excluded, leader, deck_mask)
+    _fill_talon(game, record, talon_size, talon_cards, cards.face_up)
+    record["trump"] = trump_suit
+    record["phase"] = core.PRE_DRAW if before_draw else core.LEAD
+    record["to_move"] = record["leader"] = leader
+    record["led"] = -1
+    _fill_close(rules, record, closed_by, close_snapshot, talon_size)
+    record["tricks_done"] = sum(tricks)
+    record["last_winner"] = leader if sum(tricks) else -1
+    record["winner"] = record["reason"] = -1
+    record["dealer"] = dealer
+    return array, _stand_in_deck(game, record, dealer), dealer
+
+
+def _checked_talon_size(game, talon_size) -> int:
+    full_talon = game.rules.talon_size
     talon_size = check_integer(talon_size, "talon_size", 0, full_talon + 1)
     if talon_size % 2 or talon_size == 1:
         raise ValueError(
             f"invalid talon_size {talon_size}: the talon holds an even number of cards "
             f"(0 to {full_talon} in {game.preset})"
         )
+    return talon_size
 
-    # ---- the cards -----------------------------------------------------------------
+
+# ---- the cards -----------------------------------------------------------------
+
+
+def _cards(
+    hand, gone, won, opponent_known, face_up, trump, trump_suit, talon_size, deck_mask
+) -> _Cards:
+    """The described cards, each in the deck and none in two places."""
     own = _mask(hand, "hand", deck_mask)
     known = _mask(opponent_known, "opponent_known", deck_mask)
     if won is not None:
         if gone is not None:
             raise ValueError("give the gone cards either as gone or split into won, not both")
         won_pair = _pair(won, "won")
-        won_masks = [_mask(won_pair[0], "won[leader]", deck_mask)]
-        won_masks.append(_mask(won_pair[1], "won[opponent]", deck_mask))
+        won_masks = (
+            _mask(won_pair[0], "won[leader]", deck_mask),
+            _mask(won_pair[1], "won[opponent]", deck_mask),
+        )
         _disjoint({"won[leader]": won_masks[0], "won[opponent]": won_masks[1]})
         gone_mask = won_masks[0] | won_masks[1]
     else:
@@ -169,25 +234,29 @@ def position_record(
             f"face_up {face_up!r} with talon_size {talon_size}: the face-up card (the talon's "
             "last card) is null exactly when the talon is empty"
         )
-    sets = {"hand": own, "gone": gone_mask, "opponent_known": known, "face_up": bottom}
-    _disjoint(sets)
-    seen = own | gone_mask | known | bottom
-    unseen = deck_mask & ~seen
-    size = own.bit_count()
+    _disjoint({"hand": own, "gone": gone_mask, "opponent_known": known, "face_up": bottom})
+    unseen = deck_mask & ~(own | gone_mask | known | bottom)
+    return _Cards(own, known, gone_mask, won_masks, bottom, unseen)
+
+
+def _check_counts(game, cards: _Cards, tricks, talon_size, open_talon, before_draw) -> None:
+    """The hand, the gone and the unseen cards fit the tricks and the talon size."""
+    settings = game.rules
+    tricks_done = tricks[0] + tricks[1]
+    size = cards.own.bit_count()
     if size == 0:
         raise ValueError("the hand is empty: a position is a decision with cards to play")
-    if gone_mask.bit_count() != 2 * tricks_done:
+    if cards.gone.bit_count() != 2 * tricks_done:
         raise ValueError(
-            f"{gone_mask.bit_count()} cards gone for {tricks_done} tricks {list(tricks)}: each "
+            f"{cards.gone.bit_count()} cards gone for {tricks_done} tricks {list(tricks)}: each "
             "trick takes two cards"
         )
-    draws = (full_talon - talon_size) // 2
-    open_talon = closed_by is None and talon_size > 0
+    draws = (settings.talon_size - talon_size) // 2
     expected_draws = tricks_done - 1 if before_draw else tricks_done
     if open_talon and draws != expected_draws:
         raise ValueError(
             f"talon_size {talon_size} after {tricks_done} tricks: with the talon open "
-            f"{game.preset} leaves {full_talon - 2 * expected_draws} cards in the talon"
+            f"{game.preset} leaves {settings.talon_size - 2 * expected_draws} cards in the talon"
         )
     if not open_talon and draws > tricks_done:
         raise ValueError(
@@ -200,20 +269,29 @@ def position_record(
             f"{size} cards in hand: after {tricks_done} tricks with {talon_size} cards left "
             f"in the talon the leader holds {hand_size}"
         )
-    hidden_opponent = size - known.bit_count()
+    known, unseen = cards.known.bit_count(), cards.unseen.bit_count()
+    hidden_opponent = size - known
     hidden_talon = max(talon_size - 1, 0)
-    if hidden_opponent < 0 or unseen.bit_count() != hidden_opponent + hidden_talon:
+    if hidden_opponent < 0 or unseen != hidden_opponent + hidden_talon:
         raise ValueError(
-            f"{unseen.bit_count()} unseen cards ({mask_text(unseen, 'none')}), but the opponent "
-            f"holds {size} cards of which {known.bit_count()} are known and the talon hides "
+            f"{unseen} unseen cards ({mask_text(cards.unseen, 'none')}), but the opponent "
+            f"holds {size} cards of which {known} are known and the talon hides "
             f"{hidden_talon}: {max(hidden_opponent, 0) + hidden_talon} cards should be unseen"
         )
 
-    # ---- the world: the opponent's hand and the talon order ---------------------------
+
+# ---- the world: the opponent's hand and the talon order ---------------------------
+
+
+def _world(cards: _Cards, opponent_hand, talon, deck_mask) -> tuple[int, list[int]]:
+    """The opponent's hand and the hidden talon cards (top first): given, or the first
+    world's."""
+    size, known, unseen = cards.own.bit_count(), cards.known, cards.unseen
     if opponent_hand is None:
         if talon is not None:
             raise ValueError("a talon order needs the opponent's hand (opponent_hand) too")
-        theirs = known | sum(1 << card for card in mask_to_cards(unseen)[:hidden_opponent])
+        hidden = mask_to_cards(unseen)[: size - known.bit_count()]
+        theirs = known | sum(1 << card for card in hidden)
     else:
         theirs = _mask(opponent_hand, "opponent_hand", deck_mask)
         if theirs & known != known or theirs & ~(known | unseen) or theirs.bit_count() != size:
@@ -224,25 +302,35 @@ def position_record(
             )
     rest = unseen & ~theirs
     if talon is None:
-        talon_cards = mask_to_cards(rest)
-    else:
-        talon_mask = _mask(talon, "talon", deck_mask)
-        talon_cards = [parse_card(c) if isinstance(c, str) else int(c) for c in talon]
-        if talon_mask != rest:
-            raise ValueError(
-                f"talon {list(talon)} must be the unseen cards the opponent does not hold "
-                f"({mask_text(rest, 'none')}), top first, without the face-up card"
-            )
+        return theirs, mask_to_cards(rest)
+    talon_mask = _mask(talon, "talon", deck_mask)
+    if talon_mask != rest:
+        raise ValueError(
+            f"talon {list(talon)} must be the unseen cards the opponent does not hold "
+            f"({mask_text(rest, 'none')}), top first, without the face-up card"
+        )
+    return theirs, [parse_card(c) if isinstance(c, str) else int(c) for c in talon]
 
-    # ---- points, tricks and marriages ---------------------------------------------------
+
+# ---- points, tricks and marriages ---------------------------------------------------
+
+
+def _marriage_value(settings, suit: int, trump_suit: int) -> int:
+    return 2 * settings.marriage_points if suit == trump_suit else settings.marriage_points
+
+
+def _marriages(game, marriages, trump_suit, cards: _Cards) -> tuple[list[int], list[int]]:
+    """Each side's declared suits (a mask) and their marriage points, checked against the
+    cards each side may have shown."""
+    settings = game.rules
+    deck_mask = int(game.rule_array[0]["deck_mask"])
     married = [
         _suits(suits, f"marriages[{who}]")
         for suits, who in zip(_pair(marriages, "marriages"), ("leader", "opponent"), strict=True)
     ]
     if married[0] & married[1]:
         raise ValueError("both players declared the same marriage")
-    hands = {leader: own, opponent: theirs}
-    may_hold = {leader: own | gone_mask, opponent: known | gone_mask}
+    may_hold = (cards.own | cards.gone, cards.known | cards.gone)
     values = []
     for side, mask in enumerate(married):
         value = 0
@@ -252,16 +340,21 @@ def position_record(
             pair = (1 << card_index(suit, QUEEN)) | (1 << card_index(suit, KING))
             if suit >= settings.suits or pair & ~deck_mask:
                 raise ValueError(f"no marriage in {SUITS[suit]} exists in {game.preset}")
-            if pair & ~may_hold[(leader, opponent)[side]]:
+            if pair & ~may_hold[side]:
                 who = "the leader's hand" if side == 0 else "opponent_known"
                 raise ValueError(
                     f"the marriage in {SUITS[suit]} was declared, so {mask_text(pair)} must "
                     f"each be gone or in {who}"
                 )
-            value += (
-                2 * settings.marriage_points if suit == trump_suit else settings.marriage_points
-            )
+            value += _marriage_value(settings, suit, trump_suit)
         values.append(value)
+    return married, values
+
+
+def _check_turn(rules, tricks, leader, dealer, talon_size, open_talon, before_draw) -> None:
+    """The leader may lead: he took the last trick (or leads the first), and a pre-draw
+    decision is one the rules allow."""
+    tricks_done = tricks[0] + tricks[1]
     if tricks_done > 0 and tricks[0] == 0:
         raise ValueError("the leader has won no trick, but he leads after the first trick")
     if tricks_done == 0 and dealer == leader:
@@ -278,19 +371,22 @@ def position_record(
             "before_draw: a pre-draw decision follows a trick, with the talon open and at least "
             f"{least} cards in it, under rules with close_before_draw and closing_allowed"
         )
-    # card points and the marriage field of each side (leader first)
+
+
+def _point_fields(game, cards: _Cards, points, tricks, married, values, trump_suit):
+    """The record's points and marriage fields and each side's card points (leader first),
+    checked against the gone cards."""
+    rules, settings = game.rule_array[0], game.rules
     pending_rules = bool(rules["marry_pending"])
     credited = [values[s] if tricks[s] > 0 and not pending_rules else 0 for s in (0, 1)]
     record_points = [points[s] - credited[s] for s in (0, 1)]
     record_marriage = list(values)
-    gone_points = card_points_of(gone_mask, rules)
+    gone_points = card_points_of(cards.gone, rules)
     if pending_rules:  # validated marriages are in the points; the opponent's last may pend
         validated = points[0] + points[1] - gone_points - values[0]
         pending = values[1] - validated
         suit_values = {
-            2 * settings.marriage_points if s == trump_suit else settings.marriage_points
-            for s in range(4)
-            if married[1] >> s & 1
+            _marriage_value(settings, s, trump_suit) for s in range(4) if married[1] >> s & 1
         }
         if pending not in suit_values | {0}:
             raise ValueError(
@@ -318,88 +414,94 @@ def position_record(
             f"points {list(points)} minus counted marriages make {card[0] + card[1]} card "
             f"points, but the gone cards are worth {gone_points}"
         )
-    if won_masks is not None:
-        for side, who in enumerate(("leader", "opponent")):
-            if won_masks[side].bit_count() != 2 * tricks[side]:
-                raise ValueError(
-                    f"won[{who}] holds {won_masks[side].bit_count()} cards for "
-                    f"{tricks[side]} tricks"
-                )
-            if card_points_of(won_masks[side], rules) != card[side]:
-                raise ValueError(
-                    f"won[{who}] is worth {card_points_of(won_masks[side], rules)} card points, "
-                    f"but his points make {card[side]}"
-                )
-        leader_won = won_masks[0]
-    else:
-        leader_won = split_gone(gone_mask, 2 * tricks[0], card[0], rules)
+    return record_points, record_marriage, card
+
+
+def _leader_won(rules, cards: _Cards, points, tricks, card) -> int:
+    """The gone cards the leader took: the given split, checked, or one that makes his card
+    points."""
+    if cards.won is None:
+        leader_won = split_gone(cards.gone, 2 * tricks[0], card[0], rules)
         if leader_won is None:
             raise ValueError(
                 f"no {tricks[0]} tricks of the gone cards make the leader's {card[0]} card "
                 f"points (points {list(points)} minus counted marriages)"
             )
-    if rules["claim_mode"] == core.CLAIM_AUTOMATIC:
-        for side, who in enumerate(("leader", "opponent")):
-            if points[side] >= settings.target:
-                raise ValueError(
-                    f"the {who} has {points[side]} points: at {settings.target} the deal ends "
-                    "(automatic claims), so no decision is left"
-                )
+        return leader_won
+    for side, who in enumerate(("leader", "opponent")):
+        if cards.won[side].bit_count() != 2 * tricks[side]:
+            raise ValueError(
+                f"won[{who}] holds {cards.won[side].bit_count()} cards for {tricks[side]} tricks"
+            )
+        if card_points_of(cards.won[side], rules) != card[side]:
+            raise ValueError(
+                f"won[{who}] is worth {card_points_of(cards.won[side], rules)} card points, "
+                f"but his points make {card[side]}"
+            )
+    return cards.won[0]
 
-    # ---- the record ---------------------------------------------------------------------
-    array = np.zeros(1, dtype=core.STATE_DTYPE)
-    record = array[0]
-    side_of = (leader, opponent)
-    for side, player in enumerate(side_of):
-        record["points"][player] = record_points[side]
-        record["marriage"][player] = record_marriage[side]
-        record["tricks"][player] = tricks[side]
-        record["married_suits"][player] = married[side]
-    record["hand"][leader], record["hand"][opponent] = own, theirs
-    record["won"][leader], record["won"][opponent] = leader_won, gone_mask & ~leader_won
-    shown = _leader_shown(own, married[0], leader_known, deck_mask)
-    record["shown"][leader], record["shown"][opponent] = shown, known
+
+def _check_no_claim(game, points) -> None:
+    """Under automatic claims a player at the target has ended the deal."""
+    if game.rule_array[0]["claim_mode"] != core.CLAIM_AUTOMATIC:
+        return
+    target = game.rules.target
+    for side, who in enumerate(("leader", "opponent")):
+        if points[side] >= target:
+            raise ValueError(
+                f"the {who} has {points[side]} points: at {target} the deal ends "
+                "(automatic claims), so no decision is left"
+            )
+
+
+# ---- the record ---------------------------------------------------------------------
+
+
+def _fill_excluded(record, excluded, leader: int, deck_mask: int) -> None:
     excluded = _pair(excluded, "excluded")
-    for side, player in enumerate(side_of):
+    for side, player in enumerate((leader, 1 - leader)):
         mask = _mask(
             excluded[side], f"excluded[{'leader' if side == 0 else 'opponent'}]", deck_mask
         )
-        if mask & hands[player]:
-            raise ValueError(f"excluded cards {mask_text(mask & hands[player])} are in that hand")
+        hand = int(record["hand"][player])
+        if mask & hand:
+            raise ValueError(f"excluded cards {mask_text(mask & hand)} are in that hand")
         record["excluded"][player] = mask
+
+
+def _fill_talon(game, record, talon_size: int, talon_cards, face_up: int) -> None:
+    """The talon from its top on, the face-up card last; -1 for the drawn places."""
+    full_talon = game.rules.talon_size
+    draws = (full_talon - talon_size) // 2
     record["talon"][:] = -1
     record["talon_top"] = 2 * draws
     record["talon_end"] = full_talon
     if talon_size:
         record["talon"][2 * draws : full_talon - 1] = talon_cards
-        record["talon"][full_talon - 1] = bottom.bit_length() - 1
-    record["trump"] = trump_suit
-    record["phase"] = core.PRE_DRAW if before_draw else core.LEAD
-    record["to_move"] = record["leader"] = leader
-    record["led"] = -1
+        record["talon"][full_talon - 1] = face_up.bit_length() - 1
+
+
+def _fill_close(rules, record, closed_by, close_snapshot, talon_size: int) -> None:
+    """Who closed the talon (-1: nobody) and the non-closer's tricks and total then."""
     record["closed_by"] = -1
-    if closed_by is not None:
-        closer = check_player(closed_by, "closed_by")
-        if talon_size < int(rules["close_min_talon"]):
-            raise ValueError(
-                f"closed_by {closer} with talon_size {talon_size}: a closed talon "
-                f"keeps at least {int(rules['close_min_talon'])} cards"
-            )
-        snap = _pair(close_snapshot, "close_snapshot") if close_snapshot is not None else None
-        if snap is None:
-            raise ValueError(
-                "closed_by needs close_snapshot: the non-closer's (tricks, total) at the close"
-            )
-        record["closed_by"] = closer
-        record["snap_tricks"] = check_integer(snap[0], "close_snapshot tricks", 0)
-        record["snap_total"] = check_integer(snap[1], "close_snapshot total", 0)
-    elif close_snapshot is not None:
-        raise ValueError("close_snapshot is only for a closed talon (closed_by)")
-    record["tricks_done"] = tricks_done
-    record["last_winner"] = leader if tricks_done else -1
-    record["winner"] = record["reason"] = -1
-    record["dealer"] = dealer
-    return array, _stand_in_deck(game, record, dealer), dealer
+    if closed_by is None:
+        if close_snapshot is not None:
+            raise ValueError("close_snapshot is only for a closed talon (closed_by)")
+        return
+    closer = check_player(closed_by, "closed_by")
+    if talon_size < int(rules["close_min_talon"]):
+        raise ValueError(
+            f"closed_by {closer} with talon_size {talon_size}: a closed talon "
+            f"keeps at least {int(rules['close_min_talon'])} cards"
+        )
+    if close_snapshot is None:
+        raise ValueError(
+            "closed_by needs close_snapshot: the non-closer's (tricks, total) at the close"
+        )
+    snap = _pair(close_snapshot, "close_snapshot")
+    record["closed_by"] = closer
+    record["snap_tricks"] = check_integer(snap[0], "close_snapshot tricks", 0)
+    record["snap_total"] = check_integer(snap[1], "close_snapshot total", 0)
 
 
 def _disjoint(sets: dict[str, int]) -> None:

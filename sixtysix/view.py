@@ -168,9 +168,10 @@ def _offsets(blocks: tuple, start: int = 0) -> dict[str, int]:
 
 
 _CARD_BITS = np.arange(NUM_CARD_INDICES)  # shifts that spread a card mask over 24 numbers
-_NOW = _offsets(NOW_BLOCKS)
-_HISTORY = _offsets(HISTORY_BLOCKS, sum(size for _, size in NOW_BLOCKS))
-_SLOT = _offsets(SLOT_BLOCKS)
+# where each block starts: in the tensor (now and history) and in a trick's slot
+NOW_OFFSETS = _offsets(NOW_BLOCKS)
+HISTORY_OFFSETS = _offsets(HISTORY_BLOCKS, sum(size for _, size in NOW_BLOCKS))
+SLOT_OFFSETS = _offsets(SLOT_BLOCKS)
 
 
 class PlayerView(DealFacts):
@@ -193,6 +194,11 @@ class PlayerView(DealFacts):
       ``tricks_won``, ``card_points`` (totals), ``pending_marriage_points``, ``won``
       (masks), ``won_cards``, ``declared_marriages``, ``married_suits`` (suit bit masks);
       ``to_move`` (None when over) and ``is_my_turn``
+    * the same cards for people, as sorted card strings (``cards.mask_to_names``, like
+      ``State.hands``): ``hand_cards``, ``initial_hand_cards``, ``own_hand_log_cards``,
+      ``known_opponent_cards``, ``excluded_opponent_cards``, ``unknown_cards``,
+      ``won_cards``; single cards as a string (or None): ``initial_face_up_name``,
+      ``talon_bottom_name``, ``face_up_name``
     """
 
     def __init__(self, state: State, player: int) -> None:
@@ -240,7 +246,7 @@ class PlayerView(DealFacts):
         status = "over" if self.is_terminal else f"P{self.to_move} to {PHASE_NAMES[self.phase]}"
         return (
             f"<PlayerView of P{self.player} trump={self.trump_suit} hand={self.hand_cards} "
-            f"known_opponent={mask_to_names(self.known_opponent)} talon={self.talon_size} "
+            f"known_opponent={self.known_opponent_cards} talon={self.talon_size} "
             f"{status}>"
         )
 
@@ -254,6 +260,46 @@ class PlayerView(DealFacts):
     def hand_cards(self) -> list[str]:
         """My hand as sorted card strings."""
         return mask_to_names(self.hand)
+
+    @property
+    def initial_hand_cards(self) -> list[str]:
+        """My dealt hand as sorted card strings."""
+        return mask_to_names(self.initial_hand)
+
+    @property
+    def own_hand_log_cards(self) -> tuple[list[str], ...]:
+        """My hand after each action, as sorted card strings."""
+        return tuple(mask_to_names(hand) for hand in self.own_hand_log)
+
+    @property
+    def known_opponent_cards(self) -> list[str]:
+        """The cards the opponent is known to hold, sorted."""
+        return mask_to_names(self.known_opponent)
+
+    @property
+    def excluded_opponent_cards(self) -> list[str]:
+        """The unknown cards the opponent cannot hold, sorted."""
+        return mask_to_names(self.excluded_opponent)
+
+    @property
+    def unknown_cards(self) -> list[str]:
+        """The cards whose place I do not know, sorted."""
+        return mask_to_names(self.unknown)
+
+    @property
+    def initial_face_up_name(self) -> str:
+        """The face-up card of the deal."""
+        return card_name(self.initial_face_up)
+
+    @property
+    def talon_bottom_name(self) -> str | None:
+        """The talon's last card, None once the talon is empty."""
+        return None if self.talon_bottom is None else card_name(self.talon_bottom)
+
+    @property
+    def face_up_name(self) -> str | None:
+        """The face-up card while the talon is open, else None."""
+        return None if self.face_up_card is None else card_name(self.face_up_card)
 
     @property
     def history(self) -> tuple[tuple[int, str], ...]:
@@ -402,47 +448,47 @@ class PlayerView(DealFacts):
             out[offset : offset + NUM_CARD_INDICES] = (mask >> _CARD_BITS) & 1
 
         won = self.won
-        put(_NOW["hand"], self.hand)
-        put(_NOW["known_opponent"], self.known_opponent)
-        put(_NOW["excluded_opponent"], self.excluded_opponent)
-        put(_NOW["unknown"], self.unknown)
-        put(_NOW["won_me"], won[me])
-        put(_NOW["won_opponent"], won[opponent])
+        put(NOW_OFFSETS["hand"], self.hand)
+        put(NOW_OFFSETS["known_opponent"], self.known_opponent)
+        put(NOW_OFFSETS["excluded_opponent"], self.excluded_opponent)
+        put(NOW_OFFSETS["unknown"], self.unknown)
+        put(NOW_OFFSETS["won_me"], won[me])
+        put(NOW_OFFSETS["won_opponent"], won[opponent])
         led = int(self.array[0]["led"])
         if led >= 0:
-            out[_NOW["led"] + led] = 1.0
+            out[NOW_OFFSETS["led"] + led] = 1.0
         if self.face_up_card is not None:
-            out[_NOW["face_up"] + self.face_up_card] = 1.0
+            out[NOW_OFFSETS["face_up"] + self.face_up_card] = 1.0
         if self.talon_bottom is not None:
-            out[_NOW["talon_bottom"] + self.talon_bottom] = 1.0
-        out[_NOW["trump"] + self.trump] = 1.0
-        out[_NOW["talon_size"]] = self.talon_size / TALON_SCALE
+            out[NOW_OFFSETS["talon_bottom"] + self.talon_bottom] = 1.0
+        out[NOW_OFFSETS["trump"] + self.trump] = 1.0
+        out[NOW_OFFSETS["talon_size"]] = self.talon_size / TALON_SCALE
         if self.closed_by is not None:
-            out[_NOW["closed"] + (self.closed_by != me)] = 1.0
-        out[_NOW["phase"] + self.phase] = 1.0
-        out[_NOW["my_turn"]] = self.is_my_turn
-        out[_NOW["i_lead"]] = self.leader == me
+            out[NOW_OFFSETS["closed"] + (self.closed_by != me)] = 1.0
+        out[NOW_OFFSETS["phase"] + self.phase] = 1.0
+        out[NOW_OFFSETS["my_turn"]] = self.is_my_turn
+        out[NOW_OFFSETS["i_lead"]] = self.leader == me
         target = self.game.rules.target
         totals, pending = self.card_points, self.pending_marriage_points
         tricks, married = self.tricks_won, self.married_suits
         for k, p in enumerate((me, opponent)):
-            out[_NOW["totals"] + k] = totals[p] / target
-            out[_NOW["pending"] + k] = pending[p] / target
-            out[_NOW["tricks_won"] + k] = tricks[p] / MAX_TRICKS
+            out[NOW_OFFSETS["totals"] + k] = totals[p] / target
+            out[NOW_OFFSETS["pending"] + k] = pending[p] / target
+            out[NOW_OFFSETS["tricks_won"] + k] = tricks[p] / MAX_TRICKS
             for suit in range(NUM_SUITS):
-                out[_NOW["marriages"] + NUM_SUITS * k + suit] = married[p] >> suit & 1
-        out[_NOW["dealer"]] = self.dealer == me
+                out[NOW_OFFSETS["marriages"] + NUM_SUITS * k + suit] = married[p] >> suit & 1
+        out[NOW_OFFSETS["dealer"]] = self.dealer == me
         if self.is_terminal:
             winner, game_points, reason = self.outcome
             if winner is not None:
-                out[_NOW["outcome"] + (winner != me)] = 1.0
-            out[_NOW["outcome"] + 2] = game_points / GAME_POINT_SCALE
-            out[_NOW["outcome"] + 3 + core.REASONS.index(reason)] = 1.0
-        put(_HISTORY["initial_hand"], self.initial_hand)
-        out[_HISTORY["initial_face_up"] + self.initial_face_up] = 1.0
-        slots = out[_HISTORY["tricks"] :].reshape(MAX_TRICKS, SLOT_SIZE)
+                out[NOW_OFFSETS["outcome"] + (winner != me)] = 1.0
+            out[NOW_OFFSETS["outcome"] + 2] = game_points / GAME_POINT_SCALE
+            out[NOW_OFFSETS["outcome"] + 3 + core.REASONS.index(reason)] = 1.0
+        put(HISTORY_OFFSETS["initial_hand"], self.initial_hand)
+        out[HISTORY_OFFSETS["initial_face_up"] + self.initial_face_up] = 1.0
+        slots = out[HISTORY_OFFSETS["tricks"] :].reshape(MAX_TRICKS, SLOT_SIZE)
         for trick, block, value in self._trick_events():
-            slots[trick, _SLOT[block] + value] = 1.0
+            slots[trick, SLOT_OFFSETS[block] + value] = 1.0
         return out
 
     def _trick_events(self):

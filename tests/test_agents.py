@@ -3,6 +3,7 @@ path against the Python path, and that no agent's choice depends on cards it can
 
 from __future__ import annotations
 
+import inspect
 import math
 import textwrap
 
@@ -33,6 +34,32 @@ def test_available_lists_the_built_ins_with_their_descriptions():
 def test_make_builds_a_seeded_agent_with_its_canonical_spec(name):
     agent = agents.make(f" {name} ", seed=7)
     assert agent.spec == name and agent.seed == 7
+
+
+def built(spec: str):
+    """What a spec builds: the agent's public fields but its spec, or the error it raises."""
+    try:
+        agent = agents.make(spec, seed=3)
+    except ValueError as error:
+        return type(error.__cause__), str(error.__cause__)
+    return type(agent), {k: v for k, v in vars(agent).items() if k[0] != "_" and k != "spec"}
+
+
+@pytest.mark.parametrize("name", list(agents.BUILTIN))
+def test_a_built_in_agents_defaults_are_its_constructors(name):
+    info = agents.BUILTIN[name]
+    keywords = inspect.signature(info.factory).parameters
+    listed = next(entry for entry in agents.available() if entry["name"] == name)
+    assert [p["name"] for p in listed["parameters"]] == [p.name for p in info.parameters]
+    for parameter, shown in zip(info.parameters, listed["parameters"], strict=True):
+        assert parameter.default == keywords[parameter.name].default == shown["default"]
+        assert shown["type"] == parameter.type.__name__ == type(parameter.default).__name__
+    spelled = ",".join(
+        f"{p.name}={str(p.default).lower() if p.type is bool else p.default}"
+        for p in info.parameters
+    )
+    if spelled:
+        assert built(name) == built(f"{name}:{spelled}")
 
 
 @pytest.mark.parametrize(

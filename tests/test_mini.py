@@ -28,11 +28,11 @@ from numba import njit
 from test_solver import (
     POLICIES,
     Position,
-    _value_bounds,
     check_position,
     kinds,
     minimax,
     play,
+    record_value_bounds,
 )
 from test_view import check_views_under_swaps, make_deck
 from test_worlds import canonical_truth, check_world, identity, random_deal_states
@@ -569,7 +569,7 @@ def test_solver_matches_the_reference_on_whole_mini_deals(preset, options):
         for state in positions:
             value, nodes = minimax(state)
             check_position(Position(state, value, nodes, policy, seed))
-            low, high = _value_bounds(state.array, game.rule_array)
+            low, high = record_value_bounds(state.array, game.rule_array)
             assert low <= value <= high, (low, high, value, seed, state.history)
             found.update(kinds(state))
             values[value] += 1

@@ -467,7 +467,7 @@ def test_solver_matches_reference_under_rare_scoring_options(preset, options):
 
 
 @njit(cache=True)
-def _value_bounds(state_array, rules_array):
+def record_value_bounds(state_array, rules_array):
     return solver.value_bounds(state_array[0], rules_array[0])
 
 
@@ -476,7 +476,7 @@ def test_value_bounds_contain_the_value(positions):
     informative = 0
     for position in positions:
         state = position.state
-        low, high = _value_bounds(state.array, state.game.rule_array)
+        low, high = record_value_bounds(state.array, state.game.rule_array)
         assert low <= position.value <= high, (low, high, position.value, recipe(state))
         informative += (low, high) != (-solver.NO_BOUND, solver.NO_BOUND)
     assert informative >= 200
@@ -488,5 +488,5 @@ def test_a_closer_saved_by_a_marriage_still_counts_as_able_to_win():
     state = game.new_deal(seed=7).apply("close")  # player 1 closes holding KD QD (trumps)
     assert state.hands[1] == ["AS", "KD", "QD", "QH", "TC"] and state.trump_suit == "D"
     assert minimax(state)[0] == -3
-    low, high = _value_bounds(state.array, game.rule_array)
+    low, high = record_value_bounds(state.array, game.rule_array)
     assert low <= -3 <= high

@@ -118,7 +118,7 @@ def vu_positions(deals: int, base_seed: int) -> list[VUPosition]:
         seed = base_seed + i
         deck, rng = vb.seeded_deck(seed)
         engine = SchnapsenGamePlayEngine()
-        engine.deck_generator = vb._InjectedDeckGenerator(deck)
+        engine.deck_generator = vb.InjectedDeckGenerator(deck)
         history: list[str] = []
         bots = [_RecordingBot(p, rng, i % 2 == 1, history, found, seed, deck) for p in (0, 1)]
         engine.play_game(bots[0], bots[1], random.Random(0))

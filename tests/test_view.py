@@ -20,7 +20,7 @@ from conftest import game_of
 import sixtysix
 from sixtysix import view
 from sixtysix.engine import core
-from sixtysix.engine.cards import card_name, mask_to_cards, parse_card
+from sixtysix.engine.cards import card_name, mask_to_cards, mask_to_names, parse_card
 from sixtysix.view import TENSOR_SIZE, PlayerView
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
@@ -90,9 +90,41 @@ def hidden_talon_mask(state) -> int:
     return sum(1 << int(card) for card in cards)
 
 
+#: Each readable field of a view and the mask field, or the card field, it spells out.
+READABLE_MASKS = {
+    "hand_cards": "hand",
+    "initial_hand_cards": "initial_hand",
+    "known_opponent_cards": "known_opponent",
+    "excluded_opponent_cards": "excluded_opponent",
+    "unknown_cards": "unknown",
+}
+READABLE_CARDS = {
+    "initial_face_up_name": "initial_face_up",
+    "talon_bottom_name": "talon_bottom",
+    "face_up_name": "face_up_card",
+}
+
+
+def readable(v: PlayerView) -> dict:
+    names = (*READABLE_MASKS, *READABLE_CARDS, "own_hand_log_cards", "won_cards")
+    return {name: getattr(v, name) for name in names}
+
+
+def check_readable(v: PlayerView) -> None:
+    """The readable fields spell out the mask fields, so they show nothing more."""
+    for name, field in READABLE_MASKS.items():
+        assert getattr(v, name) == mask_to_names(getattr(v, field)), name
+    for name, field in READABLE_CARDS.items():
+        card = getattr(v, field)
+        assert getattr(v, name) == (None if card is None else card_name(card)), name
+    assert v.own_hand_log_cards == tuple(mask_to_names(hand) for hand in v.own_hand_log)
+    assert v.won_cards == tuple(mask_to_names(mask) for mask in v.won)
+
+
 def signature(v: PlayerView) -> dict:
     """Everything a view holds, comparable with ==."""
     values = {name: value for name, value in vars(v).items() if name not in ("game", "record")}
+    values["readable"] = readable(v)
     values["record"] = v.record.tobytes()
     values["key"] = v.key()
     values["tensor"] = v.tensor().tobytes()
@@ -202,6 +234,7 @@ def check_views_under_swaps(game, deals: int) -> tuple[dict, int]:
                 v = state.view(player)
                 check_truth(state, v)
                 check_no_leak(state, v)
+                check_readable(v)
                 expected = signature(v)
                 for kind, (a, b) in hidden_swaps(state, v, rng):
                     other = swapped_replay(state, a, b)  # IllegalActionError: a leak
@@ -299,6 +332,30 @@ def test_key_is_readable():
     assert view.rules_text(game_of("schnapsen", "manual").rules) == "schnapsen claim_mode='manual'"
 
 
+def test_the_cards_of_a_view_read_as_card_strings():
+    game = game_of("sixty_six")
+    hands = (["AH", "TH", "KH", "QH", "AC", "TC"], ["9C", "JC", "QC", "9D", "JD", "QD"])
+    deck = make_deck(game, D, hands, "JS", ["KD", "KC"])
+    state = game.new_deal(deck=deck, dealer=D)
+    state.apply("marry KH").apply("play 9C").apply("draw")
+    mine, theirs = state.view(N), state.view(D)
+    assert mine.hand_cards == state.hands[N] == ["AC", "AH", "KD", "QH", "TC", "TH"]
+    assert mine.initial_hand_cards == ["AC", "AH", "KH", "QH", "TC", "TH"]
+    assert mine.own_hand_log_cards[-1] == mine.hand_cards
+    assert mine.won_cards == (["9C", "KH"], [])
+    assert (mine.known_opponent_cards, theirs.known_opponent_cards) == ([], ["QH"])
+    assert mine.initial_face_up_name == mine.talon_bottom_name == mine.face_up_name == "JS"
+    assert mine.face_up_name == state.trump_card
+    unseen = {*state.hands[D], *state.talon[:-1]}
+    assert mine.unknown_cards == sorted(unseen) and mine.excluded_opponent_cards == []
+    for v in (mine, theirs):
+        check_readable(v)
+    state.apply("close")
+    closed = state.view(D)
+    assert closed.face_up_name is None and closed.talon_bottom_name == "JS"
+    check_readable(closed)
+
+
 def test_a_visible_difference_changes_key_and_tensor():
     game = game_of("sixty_six")
     hands = (["AH", "TH", "KH", "QH", "AC", "TC"], ["9C", "JC", "QC", "9H", "JD", "QD"])
@@ -355,10 +412,10 @@ def test_a_marriage_that_claims_leads_nothing():
         f"over: P{actor} wins {v.outcome[1]} game points (claim)",
     ]
     tensor = v.tensor()
-    slot = view._HISTORY["tricks"] + state.tricks_played * view.SLOT_SIZE
-    assert tensor[slot + view._SLOT["marriage"]] == 1
+    slot = view.HISTORY_OFFSETS["tricks"] + state.tricks_played * view.SLOT_SIZE
+    assert tensor[slot + view.SLOT_OFFSETS["marriage"]] == 1
     assert not tensor[slot : slot + 24].any()  # no card led
-    assert not tensor[view._NOW["led"] : view._NOW["led"] + 24].any()
+    assert not tensor[view.NOW_OFFSETS["led"] : view.NOW_OFFSETS["led"] + 24].any()
 
 
 def test_the_reference_check_finds_a_planted_reference():

@@ -190,7 +190,7 @@ class _ControllerBot(Bot):
         self.won = won
 
 
-class _InjectedDeckGenerator(SchnapsenDeckGenerator):
+class InjectedDeckGenerator(SchnapsenDeckGenerator):
     """VU's deck generator, except that 'shuffling' returns a given permutation."""
 
     def __init__(self, permutation: Sequence[str]) -> None:
@@ -210,7 +210,7 @@ def play_vu(deck: Sequence[str], chooser: Chooser) -> VUResult:
     """Play one VU game on the injected ``deck`` (20 card strings, first dealt
     first), asking ``chooser`` for every move of both players."""
     engine = SchnapsenGamePlayEngine()
-    engine.deck_generator = _InjectedDeckGenerator(deck)
+    engine.deck_generator = InjectedDeckGenerator(deck)
     history: list[str] = []
     bots = [_ControllerBot(0, chooser, history), _ControllerBot(1, chooser, history)]
     winner_bot, points, winner_score = engine.play_game(bots[0], bots[1], random.Random(0))

@@ -688,7 +688,7 @@ def _rotate_left(x, k):
 
 
 @njit(cache=True, inline="always")
-def _splitmix(x):
+def splitmix(x):
     """One SplitMix64 step: ``(next x, output)``."""
     x += np.uint64(0x9E3779B97F4A7C15)
     z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -700,10 +700,10 @@ def _splitmix(x):
 def seed_rng(seed):
     """A xoshiro256** state (four uint64) from an integer seed, by SplitMix64."""
     x = np.uint64(seed)
-    x, s0 = _splitmix(x)
-    x, s1 = _splitmix(x)
-    x, s2 = _splitmix(x)
-    x, s3 = _splitmix(x)
+    x, s0 = splitmix(x)
+    x, s1 = splitmix(x)
+    x, s2 = splitmix(x)
+    x, s3 = splitmix(x)
     return (s0, s1, s2, s3)
 
 

@@ -115,7 +115,7 @@ WIN_DEAL = 1000  # weight of winning (or losing) the deal on this trick
 
 
 @njit(cache=True, inline="always")
-def _masters(cards, possible):
+def master_cards(cards, possible):
     """The cards of ``cards`` that beat, in their suit, every card of ``possible``."""
     result = np.int64(0)
     for suit in range(NUM_SUITS):
@@ -145,7 +145,7 @@ def _least_points(mask, rules):
 
 
 @njit(cache=True, inline="always")
-def _most_points(mask):
+def most_points_card(mask):
     """The card of ``mask`` with the most points (the lowest suit among equals)."""
     for rank in range(RANKS_PER_SUIT - 1, -1, -1):
         of_rank = mask & (np.int64(EVERY_SUIT) << rank)
@@ -233,7 +233,7 @@ def _cheapest(state, rules, cards, partnered, hopes):
 def _should_close(state, rules, me, hand, possible):
     """Rule 3: close when the sure tricks after a close reach the target."""
     trumps = suit_cards(state.trump)
-    masters = _masters(hand, possible)
+    masters = master_cards(hand, possible)
     sure = masters & trumps
     if rules.must_follow and popcount(sure) >= min(popcount(possible & trumps), popcount(hand)):
         sure = masters | (hand & trumps)
@@ -290,10 +290,10 @@ def _marriage_lead(state, rules, legal):
 def _strict_lead(state, rules, me, hand, possible):
     """Rule 6 after the marriage: a sure winner, or -1."""
     trumps = suit_cards(state.trump)
-    masters = _masters(hand, possible)
+    masters = master_cards(hand, possible)
     trump_masters = masters & trumps
     if trump_masters and possible & trumps:
-        return _most_points(trump_masters)
+        return most_points_card(trump_masters)
     if masters and possible & trumps:
         # A plain master is safe from a ruff only if he must follow suit and surely holds
         # its suit: once the talon is exhausted he holds every card he may hold, after a
@@ -304,7 +304,7 @@ def _strict_lead(state, rules, me, hand, possible):
             if rules.must_follow and holds & suit_cards(suit):
                 safe |= masters & suit_cards(suit)
         masters = safe
-    return _most_points(masters) if masters else -1
+    return most_points_card(masters) if masters else -1
 
 
 @njit(cache=True, inline="always")
@@ -319,9 +319,9 @@ def _lead(state, rules, legal, me, hand):
     if marriage >= 0:
         return marriage
     if talon_open(state):
-        masters = _masters(hand & suit_cards(state.trump), possible)
+        masters = master_cards(hand & suit_cards(state.trump), possible)
         if masters:
-            card = _most_points(masters)
+            card = most_points_card(masters)
             gain = rules.card_points[card] + _least_points(possible, rules)
             if _total_after_win(state, me) + gain >= rules.target:
                 return card

@@ -4,7 +4,9 @@
 card and the talon order known) in game points of the deal, from player 0's
 point of view (+g: player 0 wins g game points, -g: player 1 does, 0: a draw or
 no score), under the preset's full scoring, and a best action.
-``solve_actions(state)`` gives the value of every legal action.
+``solve_actions(state)`` gives the value of every legal action, and ``solve_worlds``
+the value of every action in each world of a player's view (``sixtysix.engine.worlds``):
+the world loop of the ``pimc`` agent and of the closing references.
 
 The search is iterative (an explicit stack of state records, no recursion), so
 one compiled call solves a whole deal without touching Python. A *horizon*
@@ -32,6 +34,7 @@ from .bits import popcount, trailing_zeros
 from .cards import QUEENS, SUIT_OF, suit_cards
 from .heuristic import heuristic_action
 from .rules import CLAIM_AUTOMATIC, CLOSER_AT_CLOSE, OPPONENT_OUT_FIXED_2
+from .worlds import world_record
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
 MAX_MOVES = 64
@@ -500,6 +503,62 @@ def solve_children(workspace, rules_array, state_array, bound, horizon, actions,
         _load_root(workspace, state_array)
         core.apply_action(workspace.stack[0], rules, actions[i])
         values[i] = _zero_window_search(workspace, rules, bound, horizon)[0]
+
+
+@njit(cache=True)
+def solve_worlds(
+    workspace,
+    rules_array,
+    view_array,
+    opponent,
+    allowed,
+    unknown,
+    hidden_opponent,
+    ordered,
+    enumerate_all,
+    stream,
+    bound,
+    horizon,
+    direct,
+    followups,
+    values,
+    world,
+):
+    """Fill ``values[k, i]``: the value, from the mover's side, of option ``i`` in world ``k``
+    of the view (by rank if ``enumerate_all``, else uniform samples drawn from ``stream``,
+    four ``uint64`` words that advance in place). Options are the ``direct`` actions, then
+    the exchange followed by each of ``followups``; ``world`` is a one-record scratch."""
+    rules = rules_array[0]
+    view = view_array[0]
+    sign = 1 if view.to_move == 0 else -1
+    first = len(direct)
+    exchanged = world.copy()
+    rng = (stream[0], stream[1], stream[2], stream[3])
+    for k in range(values.shape[0]):
+        rng = world_record(
+            k,
+            enumerate_all,
+            rng,
+            world,
+            0,
+            view,
+            opponent,
+            allowed,
+            unknown,
+            hidden_opponent,
+            ordered,
+        )
+        row = values[k]
+        solve_children(workspace, rules_array, world, bound, horizon, direct, row[:first])
+        if len(followups) > 0:
+            exchanged[0] = world[0]
+            core.apply_action(exchanged[0], rules, core.A_EXCHANGE)
+            solve_children(
+                workspace, rules_array, exchanged, bound, horizon, followups, row[first:]
+            )
+        for i in range(len(row)):
+            row[i] *= sign
+    stream[0], stream[1], stream[2], stream[3] = rng
 
 
 _WORKSPACE: list[Workspace] = []

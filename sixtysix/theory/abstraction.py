@@ -22,7 +22,7 @@ from numba import njit
 from ..engine import core
 from ..engine.bits import popcount, trailing_zeros
 from ..engine.cards import NUM_SUITS, QUEEN, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, TEN, suit_cards
-from ..engine.heuristic import CARD_MASK, EVERY_SUIT, _masters, _most_points
+from ..engine.heuristic import CARD_MASK, EVERY_SUIT, master_cards, most_points_card
 from ..engine.worlds import unknown_cards
 
 #: Bumped whenever a key or an abstract action changes meaning (checkpoints record it).
@@ -79,7 +79,7 @@ STAGE_EXHAUSTED = 5
 def _lowest_card(cards):
     """The card of ``cards`` of the lowest rank, the lowest suit among equals; -1 when
     empty. Points rise with rank, so this is the cheapest card (the dearest:
-    ``heuristic._most_points``)."""
+    ``heuristic.most_points_card``)."""
     for rank in range(RANKS_PER_SUIT):
         of_rank = cards & (np.int64(EVERY_SUIT) << rank)
         if of_rank:
@@ -149,7 +149,7 @@ def abstract_actions(state, rules, out):
         losers = cards & ~winners
         mask = _put(out, WIN_PLAIN, _lowest_card(winners & ~trumps), mask)
         mask = _put(out, WIN_TRUMP, _lowest_card(winners & trumps), mask)
-        mask = _put(out, WIN_HIGH, _most_points(winners), mask)
+        mask = _put(out, WIN_HIGH, most_points_card(winners), mask)
         cheap = losers & ~trumps if losers & ~trumps else losers
         mask = _put(out, LOSE_CHEAP, _lowest_card(cheap), mask)
         if legal >> core.A_EXCHANGE & 1:
@@ -157,11 +157,13 @@ def abstract_actions(state, rules, out):
         return mask
     if phase == core.LEAD:
         mask = _put(out, LEAD_LOW_PLAIN, _lowest_card(cards & ~trumps), mask)
-        mask = _put(out, LEAD_HIGH_PLAIN, _most_points(cards & ~trumps), mask)
+        mask = _put(out, LEAD_HIGH_PLAIN, most_points_card(cards & ~trumps), mask)
         mask = _put(out, LEAD_LOW_TRUMP, _lowest_card(cards & trumps), mask)
-        mask = _put(out, LEAD_HIGH_TRUMP, _most_points(cards & trumps), mask)
-        plain_masters = _masters(cards & ~trumps, _opponent_possible(state, rules, state.to_move))
-        mask = _put(out, LEAD_PLAIN_MASTER, _most_points(plain_masters), mask)
+        mask = _put(out, LEAD_HIGH_TRUMP, most_points_card(cards & trumps), mask)
+        plain_masters = master_cards(
+            cards & ~trumps, _opponent_possible(state, rules, state.to_move)
+        )
+        mask = _put(out, LEAD_PLAIN_MASTER, most_points_card(plain_masters), mask)
         mask = _put(out, MARRY, _marriage_lead(legal, state.trump), mask)
         claims = (legal >> core.A_MARRY_CLAIM) & 15
         suit = _biggest_marriage_suit(claims, state.trump)
@@ -246,7 +248,7 @@ def abstract_key(state, rules, player, mask):
         features |= _marriage_class(hand, trump) << 5
     else:
         possible = _opponent_possible(state, rules, player)
-        masters = _masters(hand, possible)
+        masters = master_cards(hand, possible)
         features = min(popcount(my_trumps), 3) | min(popcount(masters & trumps), 2) << 2
         features |= min(popcount(masters & ~trumps), 2) << 4
         features |= _marriage_class(hand, trump) << 6

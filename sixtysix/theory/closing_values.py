@@ -46,7 +46,7 @@ from ..engine.actions import action_name, mask_to_actions
 from ..engine.bits import trailing_zeros
 from ..engine.cards import card_name, mask_to_cards, mask_to_names, parse_card
 from ..engine.checks import check_integer, check_seed
-from ..engine.worlds import WorldSpec, ranked_hidden, ranked_world_record, world_record
+from ..engine.worlds import WorldSpec, ranked_hidden, ranked_world_record
 from ..game import Game, State
 from ..theory import cfr, gametree
 from ..view import PlayerView
@@ -322,61 +322,6 @@ def position_options(position: ClosingPosition) -> list[Option]:
 # ---- (a) the PIMC reference -------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _world_values(
-    workspace,
-    rules_array,
-    view_array,
-    opponent,
-    allowed,
-    unknown,
-    hidden_opponent,
-    ordered,
-    enumerate_all,
-    seed,
-    bound,
-    direct,
-    followups,
-    sign,
-    values,
-    world,
-    exchanged,
-):
-    """Fill ``values[k, i]``: the exact value (``sign``: the leader's side) of option ``i`` in
-    world ``k`` (by rank if ``enumerate_all``, else uniform samples from ``seed``). Options
-    are ``direct`` actions, then the exchange followed by each of ``followups``."""
-    rules = rules_array[0]
-    view = view_array[0]
-    rng = core.seed_rng(seed)
-    first = len(direct)
-    for k in range(values.shape[0]):
-        rng = world_record(
-            k,
-            enumerate_all,
-            rng,
-            world,
-            0,
-            view,
-            opponent,
-            allowed,
-            unknown,
-            hidden_opponent,
-            ordered,
-        )
-        row = values[k]
-        solver.solve_children(
-            workspace, rules_array, world, bound, solver.NO_HORIZON, direct, row[:first]
-        )
-        if len(followups) > 0:
-            exchanged[0] = world[0]
-            core.apply_action(exchanged[0], rules, core.A_EXCHANGE)
-            solver.solve_children(
-                workspace, rules_array, exchanged, bound, solver.NO_HORIZON, followups, row[first:]
-            )
-        for i in range(len(row)):
-            row[i] *= sign
-
-
 @dataclass
 class PimcReference:
     """Exact values of each option (columns, ``options`` order) in each world (rows):
@@ -423,19 +368,18 @@ def pimc_reference(
     ]
     values = np.zeros((worlds if enumerated else samples, len(options)), dtype=np.int64)
     started = time.perf_counter()
-    _world_values(
+    solver.solve_worlds(
         solver.shared_workspace(),
         game.rule_array,
         position.view.record,
         *spec.record_arguments,
         enumerated,
-        np.uint64(seed),
+        np.array(core.seed_rng(np.uint64(seed)), dtype=np.uint64),
         game.rules.max_game_points,
+        solver.NO_HORIZON,
         direct,
         followups,
-        1 if LEADER == 0 else -1,
         values,
-        np.zeros(1, dtype=core.STATE_DTYPE),
         np.zeros(1, dtype=core.STATE_DTYPE),
     )
     seconds = time.perf_counter() - started
