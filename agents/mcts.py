@@ -435,7 +435,7 @@ class InformationSetMCTSAgent(_TreeSearchAgent):
 
     Defaults as measured: 10,000 iterations keep a decision near ``pimc``'s time and
     played as well against ``heuristic`` as 30,000; 40,000 beat 10,000 head to head
-    (the README); ``solver`` was no stronger against ``heuristic`` and slower."""
+    (docs/agents.md); ``solver`` was no stronger against ``heuristic`` and slower."""
 
     kind = ISMCTS
 

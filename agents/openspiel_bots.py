@@ -22,7 +22,7 @@ rollouts' random states) comes from the agent's seed, so a deal replays exactly.
 Action ids are shared: the adapter's player actions are the engine's action ids.
 
 Both run in Python, about a millisecond per simulation (half of it the adapter's world
-resampling); the README gives their measured times and strength.
+resampling); docs/agents.md gives their measured times and strength.
 """
 
 from __future__ import annotations

@@ -386,7 +386,8 @@ def test_ismcts_decides_from_the_information_state_alone():
 
 
 # Exploitabilities on mini_2x3, deterministic for a given algorithm and game (measured; the
-# README quotes them rounded). CFR's average policy after one iteration is the uniform policy.
+# docs/openspiel.md quotes them rounded). CFR's average policy after one iteration is the
+# uniform policy.
 UNIFORM_EXPLOITABILITY = 0.8758333333333334  # 1051 / 1200
 CFR_EXPLOITABILITY_2 = 0.4918207920907206
 CFR_EXPLOITABILITY_10 = 0.10124567118433338
