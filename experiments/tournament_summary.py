@@ -252,8 +252,8 @@ class Summary:
         def rates(table: pd.DataFrame) -> dict[str, object]:
             return {
                 played: table["played"],
-                "win rate": _plus_minus(table, "win_rate", 3),
-                points: _plus_minus(table, "points", 2),
+                "win rate": plus_minus(table, "win_rate", 3),
+                points: plus_minus(table, "points", 2),
                 "errors": table["errors"],
             }
 
@@ -297,7 +297,7 @@ class Summary:
     def to_markdown(self) -> str:
         """The tables as Markdown (a heading and a pipe table each)."""
         return "\n\n".join(
-            f"### {title}\n\n{_markdown(table)}" for title, table in self.tables().items()
+            f"### {title}\n\n{markdown_table(table)}" for title, table in self.tables().items()
         )
 
 
@@ -324,7 +324,10 @@ def summarize(
     )
 
 
-def _plus_minus(table: pd.DataFrame, name: str, digits: int) -> list[str]:
+# ---- table formatting, shared with the closing study's report (closing_scores) -------------
+
+
+def plus_minus(table: pd.DataFrame, name: str, digits: int) -> list[str]:
     """``mean ± half-width`` for column ``name`` and its ``_low`` / ``_high`` bounds."""
     half = (table[f"{name}_high"] - table[f"{name}_low"]) / 2
     return [
@@ -333,7 +336,7 @@ def _plus_minus(table: pd.DataFrame, name: str, digits: int) -> list[str]:
     ]
 
 
-def _markdown(table: pd.DataFrame) -> str:
+def markdown_table(table: pd.DataFrame) -> str:
     """A minimal Markdown pipe table of ``table``, its index as the first column."""
     frame = table.reset_index()
     lines = [list(map(str, frame.columns)), ["---"] * frame.shape[1]]

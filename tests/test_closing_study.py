@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from sixtysix.experiments import closing_study as study
+from sixtysix.experiments import closing_evaluation, closing_harvest, closing_scores
 from sixtysix.experiments.store import ResultsConflict
 from sixtysix.experiments.tournament import TournamentError, unit_seed
 from test_closing import EXAMPLE
@@ -20,14 +20,17 @@ import sixtysix
 from sixtysix import agents
 from sixtysix.commands import cli
 from sixtysix.engine import core
+from sixtysix.theory import closing_values
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "closing_quality.ipynb"
+REPOSITORY = Path(__file__).resolve().parents[1]
+NOTEBOOK = REPOSITORY / "notebooks" / "closing_quality.ipynb"
+SAMPLE = REPOSITORY / "results" / "samples" / "closing_schnapsen-quality.parquet"
 FAST = ("heuristic", "random")
 
 
 def harvest(path: Path, preset: str = "schnapsen", deals: int = 3, **options) -> pd.DataFrame:
-    config = study.HarvestConfig(FAST, deals=deals, preset=preset, seed=5, **options)
-    return study.run_harvest(config, path, workers=1, quiet=True).to_pandas()
+    config = closing_harvest.HarvestConfig(FAST, deals=deals, preset=preset, seed=5, **options)
+    return closing_harvest.run_harvest(config, path, workers=1, quiet=True).to_pandas()
 
 
 @pytest.mark.parametrize("preset", ["schnapsen", "sixty_six"])
@@ -57,7 +60,7 @@ def test_the_harvest_records_exactly_the_decisions_where_closing_is_legal(tmp_pa
                 assert row.action == sixtysix.engine.actions.action_name(actions[row.decision])
                 assert row.closed == (row.action == "close")
     for row in rows.head(12).itertuples():  # every row rebuilds its state and its view
-        state = study.position_state(row)
+        state = closing_harvest.position_state(row)
         view = state.view(row.leader)
         assert view.key() == row.view_key
         assert list(row.legal_actions) == state.legal_actions()
@@ -72,14 +75,14 @@ def test_a_resumed_harvest_equals_one_run_and_another_configuration_is_refused(
     whole = tmp_path / "whole.parquet"
     harvest(whole, deals=6)
     resumed = tmp_path / "resumed.parquet"
-    original = study.position_rows
+    original = closing_harvest.position_rows
 
     def failing(game, result):
         if result.seed == unit_seed(5, 4):
             raise RuntimeError("stop here")
         return original(game, result)
 
-    monkeypatch.setattr(study, "position_rows", failing)
+    monkeypatch.setattr(closing_harvest, "position_rows", failing)
     with pytest.raises(TournamentError, match="rerun the same command"):
         harvest(resumed, deals=6)
     partial = pq.read_table(resumed)
@@ -95,12 +98,12 @@ def test_a_resumed_harvest_equals_one_run_and_another_configuration_is_refused(
 
 def test_a_harvest_config_is_checked():
     with pytest.raises(ValueError, match="at least 1 agent"):
-        study.HarvestConfig(())
+        closing_harvest.HarvestConfig(())
     with pytest.raises(ValueError, match="cheats"):
-        study.HarvestConfig(("openspiel-mcts",))
+        closing_harvest.HarvestConfig(("openspiel-mcts",))
     with pytest.raises(ValueError, match="deals"):
-        study.HarvestConfig(("random",), deals=0)
-    config = study.HarvestConfig(("random",), preset="schnapsen", overrides={"deck": 20})
+        closing_harvest.HarvestConfig(("random",), deals=0)
+    config = closing_harvest.HarvestConfig(("random",), preset="schnapsen", overrides={"deck": 20})
     assert config.overrides == {}  # the preset's own value is dropped
     assert config.pairings == [("random", "random")]
 
@@ -144,7 +147,7 @@ def hand_made() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
 
 
 def test_losses_false_and_missed_closes_are_exact_on_hand_made_positions():
-    scored = study.score_decisions(*hand_made())
+    scored = closing_scores.score_decisions(*hand_made())
     assert list(scored["option"]) == [
         "close",
         "exchange, close",
@@ -161,7 +164,7 @@ def test_losses_false_and_missed_closes_are_exact_on_hand_made_positions():
     assert scored["reference_gap"].iloc[0] == 0.5
     assert list(scored["defense_loss"].iloc[[0, 3]]) == [0.0, 1.5]
     assert scored["defense_loss"].iloc[[1, 2, 4, 5]].isna().all()
-    quality = study.decision_quality(scored)
+    quality = closing_scores.decision_quality(scored)
     overall = quality["all"].set_index("agent")
     assert overall.loc["a", "loss"] == pytest.approx(0.75)
     assert overall.loc["b", "loss"] == pytest.approx(1.5)
@@ -190,7 +193,7 @@ def test_closing_where_it_is_worth_the_same_as_not_closing_is_no_false_close():
     positions, references, decisions = hand_made()
     references.at[2, "values"] = [1.0, 1.0, 0.25]
     references.loc[2, ["close_value", "best_alternative_value"]] = 1.0
-    scored = study.score_decisions(positions, references, decisions)
+    scored = closing_scores.score_decisions(positions, references, decisions)
     tie = scored[scored["position"] == 2]
     assert list(tie["closed"]) == [False, True]
     assert not tie["false_close"].any() and not tie["missed_close"].any()
@@ -201,7 +204,7 @@ def test_a_choice_that_is_no_option_is_refused():
     positions, references, decisions = hand_made()
     decisions.loc[0, "action"] = "play KC"
     with pytest.raises(ValueError, match="'play KC' is not an option"):
-        study.score_decisions(positions, references, decisions)
+        closing_scores.score_decisions(positions, references, decisions)
 
 
 # ---- a small evaluation end to end -----------------------------------------------------------
@@ -211,10 +214,10 @@ def test_a_choice_that_is_no_option_is_refused():
 def evaluation(tmp_path_factory):
     folder = tmp_path_factory.mktemp("evaluation")
     harvest(folder / "positions.parquet", deals=1)
-    config = study.EvaluationConfig(
+    config = closing_evaluation.EvaluationConfig(
         str(folder / "positions.parquet"), FAST, limit=6, samples=8, seed=2
     )
-    return study.run_evaluation(config, folder / "quality", workers=1, quiet=True)
+    return closing_evaluation.run_evaluation(config, folder / "quality", workers=1, quiet=True)
 
 
 def test_an_evaluation_asks_every_agent_at_every_position_against_the_reference(evaluation):
@@ -227,12 +230,14 @@ def test_an_evaluation_asks_every_agent_at_every_position_against_the_reference(
         "quality-references.png",
     ]
     assert list(decisions["agent"]) == ["heuristic"] * 6 + ["random"] * 6
-    positions = study.read_positions(config.positions)
+    positions = closing_harvest.read_positions(config.positions)
     for row in decisions.itertuples():
-        state = study.position_state(positions.iloc[row.position])
+        state = closing_harvest.position_state(positions.iloc[row.position])
         seed = unit_seed(config.seed, row.position)
-        assert (row.action, row.followup) == study.decide(row.agent, seed, state)
-        reference = study.reference_values(state, config.worlds_limit, config.samples, seed)
+        assert (row.action, row.followup) == closing_evaluation.decide(row.agent, seed, state)
+        reference = closing_evaluation.reference_values(
+            state, config.worlds_limit, config.samples, seed
+        )
         assert list(row.values) == reference["values"]
         assert row.loss == pytest.approx(max(row.values) - row.chosen_value)
     stored = pd.read_parquet(evaluation.files[0])
@@ -246,23 +251,27 @@ def test_a_rerun_reuses_the_cached_references_and_decisions(evaluation, monkeypa
     def refuse(*args):
         raise AssertionError("recomputed")
 
-    monkeypatch.setattr(study, "reference_values", refuse)
-    monkeypatch.setattr(study, "decide", refuse)
+    monkeypatch.setattr(closing_evaluation, "reference_values", refuse)
+    monkeypatch.setattr(closing_evaluation, "decide", refuse)
     config, decisions = evaluation.config, evaluation.decisions
     talon = int(decisions["talon_size"].iloc[2])
-    fewer = study.EvaluationConfig(config.positions, ("random",), 2, talon, config.samples, seed=2)
-    again = study.run_evaluation(fewer, evaluation.files[0].with_name("fewer"), workers=1)
+    fewer = closing_evaluation.EvaluationConfig(
+        config.positions, ("random",), 2, talon, config.samples, seed=2
+    )
+    again = closing_evaluation.run_evaluation(
+        fewer, evaluation.files[0].with_name("fewer"), workers=1
+    )
     chosen = (decisions["agent"] == "random") & (decisions["talon_size"] <= talon)
     expected = decisions[chosen].head(2).reset_index(drop=True)
     assert expected["position"].iloc[-1] > 1  # a selection, not the first positions
     pd.testing.assert_frame_equal(again.decisions, expected)
-    other = study.EvaluationConfig(config.positions, ("random",), 4, samples=9, seed=2)
+    other = closing_evaluation.EvaluationConfig(config.positions, ("random",), 4, samples=9, seed=2)
     with pytest.raises(ValueError, match="no position of .* has at most 2 talon cards"):
-        study.EvaluationConfig(config.positions, ("random",), max_talon=2).select(
-            study.read_positions(config.positions).head(1)
+        closing_evaluation.EvaluationConfig(config.positions, ("random",), max_talon=2).select(
+            closing_harvest.read_positions(config.positions).head(1)
         )
     with pytest.raises(ResultsConflict, match="samples: 8 there, 9 here"):
-        study.run_evaluation(other, evaluation.files[0].with_name("other"), workers=1)
+        closing_evaluation.run_evaluation(other, evaluation.files[0].with_name("other"), workers=1)
 
 
 def test_the_notebook_runs_on_a_small_evaluation(evaluation, monkeypatch):
@@ -271,15 +280,31 @@ def test_the_notebook_runs_on_a_small_evaluation(evaluation, monkeypatch):
     assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
 
 
+@pytest.mark.parametrize("folder", ["notebooks", "."], ids=["from notebooks", "from the root"])
+def test_the_notebook_runs_on_its_default_input_in_a_fresh_clone(folder, monkeypatch):
+    monkeypatch.delenv("SIXTYSIX_CLOSING", raising=False)
+    outputs = executed_outputs(NOTEBOOK, REPOSITORY / folder)
+    read = outputs[0]["text"].removeprefix("reading ").strip()
+    assert (REPOSITORY / folder / read).is_file()
+    assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
+
+
+def test_the_committed_sample_is_a_small_evaluation_of_every_agent():
+    assert SAMPLE.stat().st_size < 300_000
+    quality = closing_scores.decision_quality(pd.read_parquet(SAMPLE))
+    assert list(quality["all"]["agent"]) == ["heuristic", "pimc", "dmcts", "ismcts"]
+    assert quality["all"]["positions"].nunique() == 1
+
+
 def test_a_file_that_holds_no_positions_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no such positions file"):
-        study.read_positions(tmp_path / "missing.parquet")
+        closing_harvest.read_positions(tmp_path / "missing.parquet")
     (tmp_path / "text.parquet").write_text("no parquet")
     with pytest.raises(ValueError, match="is not a Parquet file"):
-        study.read_positions(tmp_path / "text.parquet")
+        closing_harvest.read_positions(tmp_path / "text.parquet")
     pd.DataFrame({"deal_seed": [1]}).to_parquet(tmp_path / "other.parquet")
     with pytest.raises(ValueError, match="lacks the columns preset, overrides, deck"):
-        study.read_positions(tmp_path / "other.parquet")
+        closing_harvest.read_positions(tmp_path / "other.parquet")
 
 
 # ---- the command line --------------------------------------------------------------------------
@@ -351,10 +376,8 @@ def test_analyze_prints_the_analysis_as_text_or_one_json_object(
         calls.append((position, options))
         return {"verdict": "do not close", "worlds": 6}
 
-    monkeypatch.setattr(sixtysix.theory.closing_values, "analyze", analysis)
-    monkeypatch.setattr(
-        sixtysix.theory.closing_values, "render", lambda result: f"rendered {result}"
-    )
+    monkeypatch.setattr(closing_values, "analyze", analysis)
+    monkeypatch.setattr(closing_values, "render", lambda result: f"rendered {result}")
     flags = ["--json"] if as_json else []
     assert cli.main(["closing", "analyze", str(position), "--samples", "7", *flags]) == 0
     out = capsys.readouterr().out
@@ -363,10 +386,10 @@ def test_analyze_prints_the_analysis_as_text_or_one_json_object(
     [(given, options)] = calls
     assert given.to_json() == EXAMPLE
     assert options == {
-        "limit": study.PIMC_LIMIT,
+        "limit": closing_values.PIMC_LIMIT,
         "samples": 7,
         "seed": 0,
         "best_defense": True,
-        "max_worlds": study.BEST_DEFENSE_WORLDS,
-        "max_nodes": study.BEST_DEFENSE_NODES,
+        "max_worlds": closing_values.BEST_DEFENSE_WORLDS,
+        "max_nodes": closing_values.BEST_DEFENSE_NODES,
     }

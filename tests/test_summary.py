@@ -113,14 +113,15 @@ def kernel_name() -> str:
     return "python3" if "python3" in specs else next(iter(specs))
 
 
-def executed_outputs(path: Path) -> list:
-    """Execute the notebook at ``path`` (from its folder) and return its code cells' outputs."""
+def executed_outputs(path: Path, folder: Path | None = None) -> list:
+    """Execute the notebook at ``path`` from ``folder`` (by default its own) and return its
+    code cells' outputs."""
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         notebook,
         timeout=120,
         kernel_name=kernel_name(),
-        resources={"metadata": {"path": str(path.parent)}},
+        resources={"metadata": {"path": str(folder or path.parent)}},
     )
     client.execute()
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]

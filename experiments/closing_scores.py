@@ -1,0 +1,204 @@
+"""The close-the-talon study's scores: each decision against the reference values, the
+quality of each agent's decisions, the gap between the two references, and their Markdown
+report (``closing_evaluation`` computes what they score; ``closing_plots`` draws them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from sixtysix.theory.closing_values import Z95
+
+from .tournament_summary import markdown_table, plus_minus
+
+if TYPE_CHECKING:
+    from .closing_evaluation import EvaluationConfig
+
+SITUATIONS = ("behind", "level", "ahead")  # the leader's credited total against the opponent's
+
+
+def score_situation(leader: int, opponent: int) -> str:
+    """``behind``, ``level`` or ``ahead``: the leader's total against the opponent's."""
+    return SITUATIONS[(leader > opponent) - (leader < opponent) + 1]
+
+
+def option_name(action: str, followup: str = "") -> str:
+    """The reference's name of an agent's choice: its action, or ``exchange, ACTION``."""
+    return f"{action}, {followup}" if followup else action
+
+
+def score_decisions(
+    positions: pd.DataFrame, references: pd.DataFrame, decisions: pd.DataFrame
+) -> pd.DataFrame:
+    """One row per decision: the decision, its position's facts and reference values, and
+
+    * ``option``, ``chosen_value`` (its reference value), ``best_value`` and ``loss``
+      (``best_value - chosen_value``, game points); ``close_loss``, the loss of the
+      close-or-not choice alone (the better close against the best alternative);
+    * ``reference_closes`` (closing is worth more than the best alternative),
+      ``false_close`` (closed where not closing is better), ``missed_close`` (did not close
+      where closing is better) and ``agrees`` (neither: where both are worth the same, either
+      choice agrees);
+    * ``situation`` (``score_situation``), ``reference_gap`` (PIMC minus best-defense
+      value of closing) and ``defense_loss`` (the loss against the best-defense values;
+      both NaN where best defense was not solved).
+    """
+    facts = positions[["talon_size", "points_leader", "points_opponent"]].copy()
+    facts["phase"] = positions["phase"] if "phase" in positions else "lead"
+    facts["position"] = positions.index
+    frame = decisions.merge(facts, on="position", how="left").merge(
+        references, on="position", how="left"
+    )
+    if frame[["talon_size", "close_value"]].isna().any(axis=None):
+        raise ValueError("some decisions have no position or no reference values")
+    frame["option"] = [
+        option_name(action, followup)
+        for action, followup in zip(frame["action"], frame["followup"], strict=True)
+    ]
+    chosen = []
+    for option, names, values in zip(
+        frame["option"], frame["options"], frame["values"], strict=True
+    ):
+        names = list(names)
+        if option not in names:
+            raise ValueError(f"the agent's choice {option!r} is not an option ({names})")
+        chosen.append(float(values[names.index(option)]))
+    frame["chosen_value"] = chosen
+    frame["best_value"] = [float(max(values)) for values in frame["values"]]
+    frame["loss"] = frame["best_value"] - frame["chosen_value"]
+    close, alternative = frame["close_value"], frame["best_alternative_value"]
+    frame["reference_closes"] = close > alternative
+    frame["false_close"] = frame["closed"] & (close < alternative)
+    frame["missed_close"] = ~frame["closed"] & frame["reference_closes"]
+    frame["agrees"] = ~(frame["false_close"] | frame["missed_close"])
+    frame["close_loss"] = np.where(
+        frame["closed"], (alternative - close).clip(lower=0), (close - alternative).clip(lower=0)
+    )
+    frame["situation"] = [
+        score_situation(a, b)
+        for a, b in zip(frame["points_leader"], frame["points_opponent"], strict=True)
+    ]
+    frame["reference_gap"] = frame["close_value"] - frame["defense_close_value"]
+    frame["defense_loss"] = [
+        float(np.max(values)) - values[list(names).index(option)]
+        for option, names, values in zip(
+            frame["option"], frame["options"], frame["defense_values"], strict=True
+        )
+    ]
+    return frame
+
+
+def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The quality of each agent's decisions: ``all``, ``by_talon`` (talon size) and
+    ``by_situation`` tables with ``positions``, ``agreement`` (share), ``loss`` (mean game
+    points lost per decision) with its 95% interval ``loss_low`` .. ``loss_high`` (normal,
+    over decisions), ``close_loss`` (the same of the close-or-not choice alone) with its
+    interval, ``false_closes`` and ``missed_closes`` (counts), ``closes`` (the
+    agent's) and ``reference_closes``; and ``references`` (``reference_gap``)."""
+    order = list(dict.fromkeys(scored["agent"]))
+    tables = {}
+    for name, keys in [("all", []), ("by_talon", ["talon_size"]), ("by_situation", ["situation"])]:
+        groups = scored.groupby(["agent", *keys], sort=False)
+        table = pd.DataFrame({"positions": groups.size(), "agreement": groups["agrees"].mean()})
+        for column in ("loss", "close_loss"):
+            half = Z95 * groups[column].std(ddof=1) / np.sqrt(table["positions"])
+            table[column] = groups[column].mean()
+            table[f"{column}_low"] = table[column] - half
+            table[f"{column}_high"] = table[column] + half
+        table["false_closes"] = groups["false_close"].sum()
+        table["missed_closes"] = groups["missed_close"].sum()
+        table["closes"] = groups["closed"].sum()
+        table["reference_closes"] = groups["reference_closes"].sum()
+        ranks = {"agent": order.index, "situation": SITUATIONS.index}
+        table = table.reset_index().sort_values(
+            ["agent", *keys], key=lambda column: column.map(ranks.get(column.name, int))
+        )
+        tables[name] = table.reset_index(drop=True)
+    tables["references"] = reference_gap(scored)
+    return tables
+
+
+def reference_gap(scored: pd.DataFrame) -> pd.DataFrame:
+    """The two references by talon size: ``positions``, ``defended`` (those with a
+    best-defense value), and over those the mean PIMC and best-defense values of closing,
+    their mean ``gap`` and ``verdicts_differ`` (positions where they disagree on closing)."""
+    positions = scored.drop_duplicates("position")
+    defended = positions[np.isfinite(positions["defense_close_value"])]
+    pimc_closes = defended["close_value"] > defended["best_alternative_value"]
+    defense_closes = defended["defense_close_value"] > defended["defense_alternative_value"]
+    by_talon = defended.assign(verdicts_differ=pimc_closes != defense_closes).groupby("talon_size")
+    table = pd.DataFrame(
+        {
+            "positions": positions.groupby("talon_size").size(),
+            "defended": by_talon.size(),
+            "pimc_close": by_talon["close_value"].mean(),
+            "defense_close": by_talon["defense_close_value"].mean(),
+            "gap": by_talon["reference_gap"].mean(),
+            "verdicts_differ": by_talon["verdicts_differ"].sum(),
+        }
+    )
+    table[["defended", "verdicts_differ"]] = table[["defended", "verdicts_differ"]].fillna(0)
+    table = table.astype({"defended": int, "verdicts_differ": int})
+    return table.sort_index(ascending=False).reset_index()
+
+
+# ---- the report -------------------------------------------------------------------------------
+
+
+def quality_markdown(quality: dict[str, pd.DataFrame], config: EvaluationConfig, rows: int) -> str:
+    """The quality tables as Markdown, with a heading that says what was measured."""
+    positions = int(quality["all"]["positions"].max())
+    lines = [
+        "# Closing decisions",
+        "",
+        f"{positions} positions of `{config.positions}`, {rows} decisions of "
+        f"{len(config.agents)} agent(s), seed {config.seed}. Reference: PIMC (open-hand "
+        f"values) over every world up to {config.worlds_limit} worlds, else "
+        f"{config.samples} sampled ones; best defense up to {config.defense_worlds} worlds "
+        f"and {config.defense_nodes} tree nodes per option. Loss: game points lost per "
+        "decision against the reference's best option, with 95% intervals; false close: "
+        "closed where not closing is better; missed close: did not close where closing is "
+        "better; the loss of the close-or-not choice counts only the better close against "
+        "the best alternative.",
+    ]
+    for name, title, key in [
+        ("all", "All positions", None),
+        ("by_talon", "By talon size", "talon_size"),
+        (
+            "by_situation",
+            "By score situation (the leader's total against the opponent's)",
+            "situation",
+        ),
+    ]:
+        lines += ["", f"## {title}", "", markdown_table(_display(quality[name], key))]
+    lines += [
+        "",
+        "## The two references",
+        "",
+        "PIMC (optimistic for the closer) against best defense (a lower bound, solved where "
+        "the worlds are few), over the positions that have both: mean values of closing, "
+        "their gap, and the positions where they disagree on closing.",
+        "",
+        markdown_table(quality["references"].set_index("talon_size").round(3)),
+    ]
+    return "\n".join(lines)
+
+
+def _display(table: pd.DataFrame, key: str | None) -> pd.DataFrame:
+    """A quality table for people: the loss as ``mean ± half-width``, closes as counts."""
+    shown = {
+        "agent": table["agent"],
+        **({{"talon_size": "talon", "situation": "score"}[key]: table[key]} if key else {}),
+        "positions": table["positions"],
+        "agreement": table["agreement"].map("{:.3f}".format),
+        "loss per decision": plus_minus(table, "loss", 3),
+        "loss of the close-or-not choice": plus_minus(table, "close_loss", 3),
+        "false closes": table["false_closes"],
+        "missed closes": table["missed_closes"],
+        "closes (agent / reference)": [
+            f"{a} / {r}" for a, r in zip(table["closes"], table["reference_closes"], strict=True)
+        ],
+    }
+    return pd.DataFrame(shown).set_index("agent")
