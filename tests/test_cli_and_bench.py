@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import shlex
 import shutil
@@ -343,3 +345,156 @@ def test_a_closed_pipe_ends_the_output_quietly():
     )
     assert run.stdout == "400 random deal(s) of sixty_six, seed 1\n"
     assert run.stderr == ""
+
+
+# ---- what a command writes, and the agents it builds, are checked before it runs -------------
+
+WRITING_COMMANDS = {  # command line with OUT for the output: the output's name in the message
+    "tournament --agents random heuristic --deals 2 --out OUT/g.parquet": "results file",
+    "closing harvest --agents random --deals 1 --out OUT/p.parquet": "positions file",
+    "closing evaluate --positions p.parquet --out OUT/q": "output stem",
+    "cfr solve --iterations 1 --out OUT/s.npz": "strategy file",
+    "cfr train --iterations 1 --out OUT/run": "run folder",
+}
+
+
+def command_of(line: str) -> str:
+    """``sixtysix COMMAND`` of a command line, as argparse names it in its errors."""
+    words = line.split(" --")[0].split()
+    return "sixtysix " + " ".join(
+        words[:2] if words[0] in ("bench", "cfr", "closing") else words[:1]
+    )
+
+
+@pytest.mark.parametrize("line", WRITING_COMMANDS)
+def test_an_output_under_a_file_is_refused_before_anything_runs(capsys, tmp_path, line):
+    blocker = tmp_path / "plain"
+    blocker.write_text("")
+    args = line.replace("OUT", str(blocker)).split()
+    out = args[args.index("--out") + 1]
+    err = refused(capsys, *args)
+    assert err.splitlines()[-1] == (
+        f"{command_of(line)}: error: argument --out: invalid {WRITING_COMMANDS[line]} "
+        f"{out!r}: {str(blocker)!r} is a file, not a folder: "
+        "give a path in a folder you can write to"
+    )
+    assert sorted(tmp_path.iterdir()) == [blocker]
+
+
+@pytest.fixture
+def locked(tmp_path, monkeypatch):
+    """A folder in which no file can be written (as if its permissions said so, even for
+    root), the current folder."""
+    from sixtysix.commands import arguments
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    probe = arguments.tempfile.TemporaryFile
+
+    def refuse(*args, dir=None, **kwargs):
+        if dir is not None and os.path.samefile(dir, folder):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return probe(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(arguments.tempfile, "TemporaryFile", refuse)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+DEFAULT_OUTPUTS = {  # command line: the error of its default output in a locked folder
+    "tournament --agents random heuristic --deals 2": (
+        "argument --out: invalid results file 'results/tournament.parquet': cannot write in "
+        "'.' (Permission denied)"
+    ),
+    "closing harvest --agents random --deals 1": (
+        "argument --out: invalid positions file 'results/closing_sixty_six.parquet': cannot "
+        "write in '.' (Permission denied)"
+    ),
+    "cfr solve --iterations 1": (
+        "argument --out: invalid strategy file 'results/cfr_mini_2x3.npz': cannot write in "
+        "'.' (Permission denied)"
+    ),
+    "cfr train --iterations 1 --out run": (
+        "argument --out: invalid run folder 'run': cannot write in '.' (Permission denied)"
+    ),
+}
+
+
+@pytest.mark.parametrize("line", DEFAULT_OUTPUTS)
+def test_an_output_in_a_folder_that_refuses_writes_is_refused(capsys, locked, line):
+    err = refused(capsys, *line.split())
+    assert err.splitlines()[-1] == (
+        f"{command_of(line)}: error: {DEFAULT_OUTPUTS[line]}: "
+        "give a path in a folder you can write to"
+    )
+    assert list(locked.iterdir()) == []
+
+
+def test_report_refuses_plots_it_cannot_save(capsys, locked):
+    (locked / "r.parquet").write_text("")
+    err = refused(capsys, "report", "r.parquet", "--plots")
+    assert err.splitlines()[-1] == (
+        "sixtysix report: error: argument --plots: cannot save the plots beside 'r.parquet': "
+        "cannot write in '.' (Permission denied): leave out --plots, or copy the results "
+        "into a folder you can write to"
+    )
+
+
+def test_a_missing_output_folder_is_made_when_its_parent_can_be_written(capsys, tmp_path):
+    out = tmp_path / "new" / "deeper" / "s.npz"
+    assert cli.main(["cfr", "solve", "--iterations", "2", "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["out"] == str(out) and out.is_file()
+
+
+def test_a_bad_output_is_refused_without_a_traceback(tmp_path):
+    (tmp_path / "plain").write_text("")
+    out = tmp_path / "plain" / "g.parquet"
+    command = [sys.executable, "-m", "sixtysix.commands.cli", "tournament", "--out", str(out)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith(
+        f"sixtysix tournament: error: argument --out: invalid results file {str(out)!r}"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bench", "agent", "pimc:worlds=0"],
+        ["bench", "agent", "random", "--opponent", "pimc:worlds=0"],
+        ["play", "--opponent", "pimc:worlds=0"],
+        ["cfr", "exploitability", "--agent", "pimc:worlds=0"],
+    ],
+    ids=["bench-agent", "bench-opponent", "play", "exploitability"],
+)
+def test_an_agent_that_cannot_be_built_is_refused_by_its_argument(capsys, args):
+    argument = "spec" if args[-2] == "agent" else args[-2]
+    err = refused(capsys, *args)
+    assert err.splitlines()[-1] == (
+        f"{command_of(' '.join(args))}: error: argument {argument}: agent spec "
+        "'pimc:worlds=0': invalid worlds 0: the number of worlds must be at least 1"
+    )
+
+
+def test_a_harvest_under_rules_without_closing_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    allowing = [
+        name
+        for name in [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS]
+        if sixtysix.make_rules(name).closing_allowed
+    ]
+    assert "vu_schnapsen" not in allowing and "schnapsen" in allowing
+    harvest = ["closing", "harvest", "--agents", "random", "--deals", "1"]
+    err = refused(capsys, *harvest, "--preset", "vu_schnapsen")
+    assert err.splitlines()[-1] == (
+        "sixtysix closing harvest: error: argument --preset: closing is never legal in "
+        "vu_schnapsen (closing_allowed=False), so there is nothing to harvest; presets that "
+        f"allow closing: {', '.join(allowing)}"
+    )
+    err = refused(capsys, *harvest, "--rule", "closing_allowed=false")
+    assert err.splitlines()[-1] == (
+        "sixtysix closing harvest: error: argument --rule: closing_allowed=false: closing is "
+        "never legal, so there is nothing to harvest"
+    )
+    assert list(tmp_path.iterdir()) == []
