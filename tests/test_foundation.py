@@ -374,20 +374,31 @@ def long_functions() -> list[str]:
     return found
 
 
+def is_project_module(module: str | None, level: int) -> bool:
+    """A module of this project: ``sixtysix...``, a relative import, or a test helper."""
+    head = (module or "").split(".")[0]
+    return bool(level) or head == "sixtysix" or (REPOSITORY / "tests" / f"{head}.py").is_file()
+
+
 def private_imports(paths) -> list[str]:
-    """``from m import _name`` and ``module._name`` where ``module`` is an imported module."""
+    """``from m import _name`` and ``module._name`` where ``module`` is one of this project's
+    modules, imported (``os._exit`` and other libraries' names are not ours to judge)."""
     found = []
     for path in paths:
         tree = ast.parse(path.read_text())
         modules = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
+            if isinstance(node, ast.ImportFrom) and is_project_module(node.module, node.level):
                 for alias in node.names:
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         found.append(f"{path.name}: from {node.module} import {alias.name}")
                     modules.add(alias.asname or alias.name)
             elif isinstance(node, ast.Import):
-                modules |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+                modules |= {
+                    alias.asname or alias.name.split(".")[0]
+                    for alias in node.names
+                    if is_project_module(alias.name, 0)
+                }
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Attribute)
