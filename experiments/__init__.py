@@ -3,4 +3,4 @@ tournaments (``tournament``: configuration, schedule, rows, a process pool or Da
 their resumable Parquet store (``store``), summaries and ratings (``tournament_summary``) and
 plots (``tournament_plots``), the exploitability of any agent on a mini preset
 (``exploitability``), and the close-the-talon study (the ``closing_*`` modules: harvest
-positions, value them, score agents). No numba kernels live here (docs/architecture.md)."""
+positions, value them, score agents). No compiled kernels live here (docs/architecture.md)."""

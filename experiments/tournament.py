@@ -21,14 +21,11 @@ import contextlib
 import functools
 import json
 import math
-import multiprocessing
 import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as futures_completed
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -45,6 +42,13 @@ from sixtysix.engine.checks import check_integer, check_seed
 from sixtysix.engine.rules import make_rules
 from sixtysix.game import Game
 
+from .batch_backends import (
+    BatchFailed,
+    TournamentError,
+    Work,
+    open_backend,
+    stop_signals_interrupt,
+)
 from .store import Configuration, ResultStore, stored_config
 
 #: The main job: the search agents at lighter settings than their defaults, so that the
@@ -61,7 +65,6 @@ BATCHES_PER_SLOT = 16  # batches per worker (or Dask thread): a smooth progress 
 #: Units per batch, so that progress keeps moving (``positions``: the closing study's).
 MAX_BATCH = {"deals": 2000, "matches": 250, "positions": 100}
 SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}")
-CONNECT_SECONDS = 10  # waiting for a Dask scheduler
 
 #: The columns of every row, with their Parquet types.
 DEAL_COLUMNS = {
@@ -103,13 +106,13 @@ MATCH_COLUMNS = {
 TIMING_COLUMNS = ("decision_seconds_0", "decision_seconds_1")
 
 
-class TournamentError(RuntimeError):
-    """A batch failed (an exception, a worker process that died, no scheduler); what was
-    finished is saved."""
-
-
 class TournamentInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run; what was finished is saved. Its message says how much."""
+    """Ctrl-C (or SIGTERM, SIGHUP) during a run; what was finished is saved. Its message says
+    so and how much; ``exit_code`` is the shell's for that signal (130 for Ctrl-C)."""
+
+    def __init__(self, message: str, signal_number: int = signal.SIGINT):
+        super().__init__(message)
+        self.exit_code = 128 + signal_number
 
 
 def unit_seed(seed: int, index: int) -> int:
@@ -433,120 +436,7 @@ def deal_columns(result: agents.DealResult) -> dict:
     }
 
 
-# ---- where batches run -----------------------------------------------------------------------
-
-
-class _BatchFailed(Exception):
-    """A batch that raised (or whose worker died), named with its batch."""
-
-    def __init__(self, batch: Batch, error: BaseException) -> None:
-        super().__init__(f"batch {batch} failed: {type(error).__name__}: {error}")
-
-
-def _result_of(batch: Batch, result: Callable[[], pa.Table]) -> pa.Table:
-    """``result()``, a failure named with its batch."""
-    try:
-        return result()
-    except Exception as error:
-        raise _BatchFailed(batch, error) from error
-
-
-def _collect(futures: dict, completed) -> Iterator[tuple[Batch, pa.Table]]:
-    """``(batch, rows)`` of each future of ``futures`` (future: batch) as ``completed``
-    (an ``as_completed``) yields it; the rest are cancelled when the caller stops."""
-    try:
-        for future in completed(futures):
-            yield futures[future], _result_of(futures[future], future.result)
-    finally:
-        for future in futures:
-            future.cancel()
-
-
-@dataclass
-class _Backend:
-    """Where batches run: ``slots`` in parallel; ``results(config_json, batches)`` yields
-    each ``(batch, rows)`` as it finishes."""
-
-    slots: int
-    results: Callable[[str, list[Batch]], Iterator[tuple[Batch, pa.Table]]]
-
-
-#: A batch's work: ``work(config_json, batch)`` gives its rows (``play_batch`` for tournaments).
-Work = Callable[[str, Batch], pa.Table]
-
-
-def _in_process(work: Work, config_json: str, batches: list[Batch]):
-    for batch in batches:
-        yield batch, _result_of(batch, functools.partial(work, config_json, batch))
-
-
-def _on_pool(work: Work, workers: int, config_json: str, batches: list[Batch]):
-    """The batches on a pool of at most ``workers`` processes. They fork from a server
-    that has imported this module and ``work``'s: a fast start, and no fork of a process
-    that runs threads (pyarrow's, tqdm's)."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(sorted({__name__, work.__module__}))
-    with ProcessPoolExecutor(
-        min(workers, len(batches)),
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(sys.path, os.getcwd()),
-    ) as pool:
-        futures = {pool.submit(work, config_json, batch): batch for batch in batches}
-        yield from _collect(futures, futures_completed)
-
-
-def _start_worker(path: list[str], folder: str) -> None:
-    """A pool worker: the parent's import path and folder; Ctrl-C ends it at once (the
-    parent saves what is finished)."""
-    sys.path[:] = path
-    os.chdir(folder)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def _on_dask(work: Work, client, config_json: str, batches: list[Batch]):
-    """The batches on the cluster of a ``distributed.Client``, after sending the workers the
-    source of every user agent module that is a single file."""
-    import distributed
-
-    for path in _user_module_files(json.loads(config_json)["agents"]):
-        client.upload_file(str(path))
-    futures = {client.submit(work, config_json, batch, pure=False): batch for batch in batches}
-    yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
-
-
-def _user_module_files(specs: list[str]) -> list[Path]:
-    """The source files of the top-level single-file modules of the user agents in ``specs``
-    (a package must be importable on the workers by itself). A module last loaded from a
-    closed local cluster's scratch folder has no file left, and its workers are gone."""
-    files = []
-    for spec in specs:
-        if agents.parse_spec(spec).info is not None:
-            continue
-        name = spec.split(":")[0]
-        source = getattr(sys.modules.get(name), "__file__", None)
-        if "." not in name and source and source.endswith(".py") and Path(source).is_file():
-            files.append(Path(source))
-    return sorted(set(files))
-
-
-@contextlib.contextmanager
-def _backend(workers: int, scheduler: str | None, work: Work = play_batch) -> Iterator[_Backend]:
-    """This process (one worker), a process pool of ``workers``, or the Dask ``scheduler``,
-    doing ``work`` on each batch."""
-    if scheduler is None:
-        pool = functools.partial(_on_pool, work, workers)
-        yield _Backend(workers, functools.partial(_in_process, work) if workers == 1 else pool)
-        return
-    import distributed
-
-    try:
-        client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
-    except OSError as error:
-        raise TournamentError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    with client:
-        slots = max(1, sum(client.nthreads().values()))
-        yield _Backend(slots, functools.partial(_on_dask, work, client))
+# ---- where batches run ---------------------------------------------------------------------
 
 
 def check_scheduler(address: str) -> str:
@@ -619,7 +509,8 @@ def run_schedule(
 
 
 def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet: bool, work):
-    """Do ``work`` on the units not ``done`` and add them to ``store``."""
+    """Do ``work`` on the units not ``done`` and add them to ``store``. Ctrl-C, SIGTERM and
+    SIGHUP stop it as an interruption (``TournamentInterrupted``)."""
     total = len(config.pairings) * config.units
     played = len(done)
     bar = tqdm(
@@ -630,16 +521,19 @@ def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet:
         smoothing=0.1,
     )
     try:
-        with bar, _backend(workers, scheduler, work) as backend:
+        with bar, stop_signals_interrupt(), open_backend(workers, scheduler, work) as backend:
             batches = schedule(config, done, backend.slots)
-            for batch, table in backend.results(config.to_json(), batches):
-                store.add(batch.part_name, table)
-                played += batch.size
-                bar.update(config.seatings * batch.size)
-    except _BatchFailed as error:
+            with contextlib.closing(backend.results(config.to_json(), batches)) as results:
+                for batch, table in results:
+                    store.add(batch.part_name, table)
+                    played += batch.size
+                    bar.update(config.seatings * batch.size)
+    except BatchFailed as error:
         raise TournamentError(f"{error}\n{_saved(config, store.path, played)}") from error
-    except KeyboardInterrupt:
-        raise TournamentInterrupted(f"interrupted\n{_saved(config, store.path, played)}") from None
+    except KeyboardInterrupt as stop:  # Ctrl-C, or a RunStopped that names its signal
+        saved = _saved(config, store.path, played)
+        number = getattr(stop, "signal_number", signal.SIGINT)
+        raise TournamentInterrupted(f"{str(stop) or 'interrupted'}\n{saved}", number) from None
 
 
 def _saved(config, out: Path, played: int) -> str:
@@ -651,26 +545,54 @@ def _saved(config, out: Path, played: int) -> str:
     )
 
 
+#: The results files of the other runs, by the ``kind`` in their configuration (a
+#: tournament's has none): what each is, and what reads it (``FILE``: its path).
+OTHER_KINDS = {
+    "closing-harvest": (
+        "a closing harvest file (positions)",
+        "read it with 'sixtysix closing evaluate --positions FILE'",
+    ),
+    "closing-reference": (
+        "a closing evaluation's cache of reference values",
+        "'sixtysix closing evaluate' reads it",
+    ),
+    "closing-decisions": (
+        "a closing evaluation's cache of agent decisions",
+        "'sixtysix closing evaluate' reads it",
+    ),
+    "closing-evaluation": (
+        "a closing evaluation's scored decisions",
+        "its report is the .md file that 'sixtysix closing evaluate' wrote beside it",
+    ),
+}
+
+
 def read_results(path: str | os.PathLike) -> pd.DataFrame:
-    """The rows of a results file (read without rebuilding its configuration, so its agents'
-    modules need not be importable)."""
-    _stored_or_refused(path)
+    """The rows of a tournament's results file (read without rebuilding its configuration,
+    so its agents' modules need not be importable)."""
+    _tournament_config(path)
     return pq.read_table(path).to_pandas()
 
 
 def _config_of(path: str | os.PathLike) -> TournamentConfig:
     """The configuration stored in the results file ``path``."""
-    return TournamentConfig.from_dict(_stored_or_refused(path))
+    return TournamentConfig.from_dict(_tournament_config(path))
 
 
-def _stored_or_refused(path: str | os.PathLike) -> dict:
-    """The configuration stored in ``path``; ``ValueError`` if it is not a results file."""
+def _tournament_config(path: str | os.PathLike) -> dict:
+    """The configuration stored in ``path``; ``ValueError`` if it is no tournament's results
+    file, naming what it is and what reads it."""
     try:
         config = stored_config(path)
     except pa.ArrowInvalid as error:
         raise ValueError(f"{path} is not a Parquet file: {error}") from None
     if config is None:
         raise ValueError(f"{path} is not a sixtysix results file (no configuration in it)")
+    kind = config.get("kind")
+    if kind is not None:
+        what, reader = OTHER_KINDS.get(kind, (f"the results of a {kind!r} run", ""))
+        reader = f"; {reader.replace('FILE', str(path))}" if reader else ""
+        raise ValueError(f"{path} is {what}, not a tournament's results{reader}")
     return config
 
 
@@ -731,21 +653,27 @@ def replay_row(path: str | os.PathLike, row: int) -> Replay:
 
 
 def _play_text(game: Game, result: agents.DealResult, specs: tuple[str, str]) -> list[str]:
-    """The deal of ``result`` move by move: both hands and the talon before every trick,
-    each action with the card points after it, and the outcome."""
+    """The deal of ``result`` move by move: both hands and the talon at every trick (after
+    the trick winner's draw, so that every card played was in a hand shown), each action
+    with the card points after it, and the outcome."""
     state = game.new_deal(seed=result.seed, dealer=result.dealer)
     lines = [
         f"deal seed {result.seed}, dealer P{state.dealer}, trump {state.trump_suit}, "
         f"face-up {state.trump_card}"
     ]
-    trick = -1
+    spec_width = max(map(len, specs))
+    action_width = max((len(action) for _, action in result.actions), default=0)
+    shown = -1  # the trick whose hands are shown
     for player, action in result.actions:
-        if state.tricks_played != trick:
-            trick = state.tricks_played
+        if state.tricks_played != shown and action != "draw":
+            shown = state.tricks_played
             lines.append(_hands_text(state))
         state.apply(action)
         points = "-".join(map(str, state.card_points))
-        lines.append(f"    P{player} {specs[player]:<14} {action:<20} points {points}")
+        lines.append(
+            f"    P{player} {specs[player]:<{spec_width}}  {action:<{action_width}}  "
+            f"points {points}"
+        )
     winner, game_points, reason = result.outcome
     if result.error is not None:
         lines.append(f"  {result.error}: a forfeit")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numba
@@ -10,6 +11,7 @@ import pytest
 
 import sixtysix
 from sixtysix import agents, experiments
+from sixtysix.engine import numba_cache
 from sixtysix.engine.numba_cache import CACHE_ROOT, source_digest, source_folders
 
 
@@ -40,3 +42,22 @@ def test_experiments_define_no_kernels():
     """The digest leaves ``experiments`` out, so no kernel may live there."""
     for path in Path(experiments.__file__).parent.glob("*.py"):
         assert "numba" not in path.read_text(), f"{path.name} uses numba: move kernels to agents/"
+
+
+def test_the_digest_never_reads_a_cache_folder(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "__pycache__" / "numba" / "abc").mkdir(parents=True)
+    (package / "a.py").write_text("x = 1\n")
+    first = source_digest([package])
+    (package / "__pycache__" / "numba" / "abc" / "stray.py").write_text("y = 2\n")
+    assert source_digest([package]) == first
+
+
+def test_only_folders_unused_for_a_day_are_dropped(tmp_path, monkeypatch):
+    fresh, stale = tmp_path / "fresh", tmp_path / "stale"
+    fresh.mkdir()
+    stale.mkdir()
+    day_and_a_bit = time.time() - numba_cache.STALE_AFTER - 60
+    os.utime(stale, (day_and_a_bit, day_and_a_bit))
+    assert not numba_cache.is_stale(fresh) and numba_cache.is_stale(stale)
+    assert not numba_cache.is_stale(tmp_path / "gone")

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from sixtysix.experiments import store as store_module
+from sixtysix.experiments.batch_backends import user_module_files
 from sixtysix.experiments.store import ResultsConflict, ResultStore, stored_config
 from sixtysix.experiments.tournament import (
     DEAL_COLUMNS,
@@ -239,7 +240,11 @@ def test_one_worker_two_workers_and_dask_give_the_same_rows(tmp_path, agent_fold
     one = run_tournament(config, tmp_path / "one.parquet", workers=1, quiet=True)
     two = run_tournament(config, tmp_path / "two.parquet", workers=2, quiet=True)
     with distributed.LocalCluster(
-        host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
     ) as cluster:
         on_dask = run_tournament(
             config, tmp_path / "dask.parquet", scheduler=cluster.scheduler_address, quiet=True
@@ -447,6 +452,45 @@ def test_replay_of_a_match_deal(tmp_path):
     assert f"deal {frame.match_deal.iloc[last]} of the match" in replayed.text
 
 
+def test_replay_shows_each_card_in_a_hand_before_its_play_in_aligned_columns(capsys, tmp_path):
+    out = tmp_path / "t.parquet"
+    specs = ("pimc:worlds=4,horizon=2", "random")
+    run_tournament(TournamentConfig(specs, deals=2, seed=5), out, workers=1, quiet=True)
+    code, output, _ = cli_run(capsys, "replay", out, "--row", 1)
+    assert code == 0
+    hands, moves = "", []
+    for line in output.splitlines():
+        if line.startswith("  trick "):
+            hands = line
+        elif line.startswith("    P"):
+            moves.append(line)
+            card = line.split()[-3]  # the card of "play CARD" and "marry CARD"
+            if line.split()[-4] in ("play", "marry"):
+                assert card in hands.split(";")[0], (card, hands)
+    assert any(" draw " in move for move in moves)  # sixty_six draws by an action
+    assert len({move.index(" points ") for move in moves}) == 1  # one column of points
+
+
+def make_harvest(path) -> None:
+    """A small complete closing harvest file at ``path``."""
+    from sixtysix.experiments import closing_harvest
+
+    config = closing_harvest.HarvestConfig(("random", "heuristic"), 2, "sixty_six", {}, 0)
+    closing_harvest.run_harvest(config, path, workers=1, quiet=True)
+
+
+def test_report_and_replay_of_a_harvest_file_say_what_it_is_and_what_reads_it(capsys, tmp_path):
+    harvest = tmp_path / "closing.parquet"
+    make_harvest(harvest)
+    told = (
+        f"{harvest} is a closing harvest file (positions), not a tournament's results; read it "
+        f"with 'sixtysix closing evaluate --positions {harvest}'"
+    )
+    for args in (["report", harvest], ["replay", harvest, "--row", 0]):
+        code, _, err = cli_run(capsys, *args)
+        assert code == 2 and err.strip().endswith(told) and "Traceback" not in err
+
+
 # ---- the command line ------------------------------------------------------------------------
 
 BAD_ARGUMENTS = [
@@ -509,8 +553,6 @@ def test_agents_lists_the_built_ins_as_a_table_and_as_json(capsys):
 
 
 def test_a_dask_run_sends_single_file_user_modules_to_the_workers(tmp_path, monkeypatch):
-    from sixtysix.experiments.tournament import _user_module_files
-
     (tmp_path / "upload_bots.py").write_text(
         "class First:\n    def __init__(self, seed):\n        pass\n"
         "    def act(self, view):\n        return view.legal_actions()[0]\n"
@@ -518,8 +560,8 @@ def test_a_dask_run_sends_single_file_user_modules_to_the_workers(tmp_path, monk
     monkeypatch.syspath_prepend(str(tmp_path))
     specs = ["upload_bots:First", "random", "heuristic:noise=0.5"]
     TournamentConfig(specs, deals=1)  # checking the specs imports the module
-    assert _user_module_files(specs) == [tmp_path / "upload_bots.py"]
-    assert _user_module_files(["sixtysix.agents.policy_agents:RandomAgent", "random"]) == []
+    assert user_module_files(specs) == [tmp_path / "upload_bots.py"]
+    assert user_module_files(["sixtysix.agents.policy_agents:RandomAgent", "random"]) == []
 
 
 def test_the_command_imports_agent_modules_from_the_folder_it_runs_in(

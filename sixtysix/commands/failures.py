@@ -20,10 +20,11 @@ def failed(command: argparse.ArgumentParser, error: BaseException, code: int) ->
 
 
 def run_failed(command: argparse.ArgumentParser, error: BaseException) -> int:
-    """Report one of ``RUN_ERRORS``: exit code 2 for results of another configuration, 130
-    for Ctrl-C, 1 for a failed batch or a failed write."""
+    """Report one of ``RUN_ERRORS``: exit code 2 for results of another configuration, 128 +
+    the signal for an interruption (130 for Ctrl-C, 143 for SIGTERM), 1 for a failed batch or
+    a failed write."""
     if isinstance(error, ResultsConflict):
         return failed(command, error, 2)
     if isinstance(error, TournamentInterrupted):
-        return failed(command, error, 130)
+        return failed(command, error, error.exit_code)
     return failed(command, error, 1)
