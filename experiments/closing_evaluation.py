@@ -38,7 +38,15 @@ from sixtysix.theory.closing_values import (
 from .closing_harvest import position_state, positions_digest, read_positions
 from .closing_plots import plot_close_errors, plot_loss, plot_reference_gap
 from .closing_scores import decision_quality, quality_markdown, score_decisions
-from .store import COMPLETE_KEY, CONFIG_KEY, canonical_json, write_atomically
+from .store import (
+    COMPLETE_KEY,
+    CONFIG_KEY,
+    DECISIONS_KIND,
+    EVALUATION_KIND,
+    REFERENCE_KIND,
+    canonical_json,
+    write_atomically,
+)
 from .tournament import Batch, canonical_specs, refuse_cheating, run_schedule, unit_seed
 
 # ---- the evaluation's work: reference values and agent decisions ------------------------------
@@ -96,7 +104,7 @@ class _Job:
 class _ReferenceJob(_Job):
     """The reference values of every position: one row per position."""
 
-    kind: ClassVar[str] = "closing-reference"
+    kind: ClassVar[str] = REFERENCE_KIND
     keys: ClassVar[list[str]] = ["position"]
 
     @property
@@ -125,7 +133,7 @@ class _DecisionJob(_Job):
     """Every agent's decision at every position: one row per agent and position. The rows
     of agents asked before are kept: the store's configuration does not list the agents."""
 
-    kind: ClassVar[str] = "closing-decisions"
+    kind: ClassVar[str] = DECISIONS_KIND
     keys: ClassVar[list[str]] = ["agent", "position"]
 
     @property
@@ -335,7 +343,7 @@ class EvaluationConfig:
             object.__setattr__(self, name, value)
 
     def as_dict(self) -> dict:
-        return {"kind": "closing-evaluation", **asdict(self), "agents": list(self.agents)}
+        return {"kind": EVALUATION_KIND, **asdict(self), "agents": list(self.agents)}
 
     def select(self, positions: pd.DataFrame) -> tuple[int, ...]:
         """The row numbers of the positions evaluated: those with at most ``max_talon``

@@ -43,7 +43,7 @@ from sixtysix.engine.checks import check_integer, check_seed
 from sixtysix.facts import PHASE_NAMES
 from sixtysix.game import Game, State
 
-from .store import Configuration, canonical_json, is_complete, stored_config
+from .store import HARVEST_KIND, Configuration, canonical_json, is_complete, stored_config
 from .tournament import (
     Batch,
     canonical_overrides,
@@ -55,7 +55,6 @@ from .tournament import (
 )
 
 DEFAULT_HARVEST_DEALS = 10
-HARVEST_KIND = "closing-harvest"  # the ``kind`` of a harvest file's configuration
 
 #: The columns of a position row, with their Parquet types.
 POSITION_COLUMNS = {

@@ -35,6 +35,32 @@ COMPLETE_KEY = b"sixtysix.complete"  # schema metadata: b"true" once every row i
 CONSOLIDATE_SECONDS = 5.0  # the least time between two rewrites of the main file
 CONSOLIDATE_SHARE = 0.05  # ... and at most this share of the run spent rewriting it
 
+HARVEST_KIND = "closing-harvest"  # the ``kind`` in the configuration of a closing harvest
+REFERENCE_KIND = "closing-reference"  # ... of a closing evaluation's cache of reference values
+DECISIONS_KIND = "closing-decisions"  # ... of its cache of agent decisions
+EVALUATION_KIND = "closing-evaluation"  # ... of its scored decisions
+
+#: The results files of the other runs, by the ``kind`` in their configuration (a
+#: tournament's has none): what each is, and what reads it (``FILE``: its path).
+OTHER_KINDS = {
+    HARVEST_KIND: (
+        "a closing harvest file (positions)",
+        "read it with 'sixtysix closing evaluate --positions FILE'",
+    ),
+    REFERENCE_KIND: (
+        "a closing evaluation's cache of reference values",
+        "'sixtysix closing evaluate' reads it",
+    ),
+    DECISIONS_KIND: (
+        "a closing evaluation's cache of agent decisions",
+        "'sixtysix closing evaluate' reads it",
+    ),
+    EVALUATION_KIND: (
+        "a closing evaluation's scored decisions",
+        "its report is the .md file that 'sixtysix closing evaluate' wrote beside it",
+    ),
+}
+
 
 class ResultsConflict(ValueError):
     """The output path holds results of another configuration, or no results at all."""

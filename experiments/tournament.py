@@ -49,7 +49,7 @@ from .batch_backends import (
     open_backend,
     stop_signals_interrupt,
 )
-from .store import Configuration, ResultStore, stored_config
+from .store import OTHER_KINDS, Configuration, ResultStore, stored_config
 
 #: The main job: the search agents at lighter settings than their defaults, so that the
 #: round robin takes about three minutes on two cores.
@@ -543,28 +543,6 @@ def _saved(config, out: Path, played: int) -> str:
         f"{played} of {total} {config.mode}{seatings} are saved in {out}; "
         "rerun the same command to play the rest"
     )
-
-
-#: The results files of the other runs, by the ``kind`` in their configuration (a
-#: tournament's has none): what each is, and what reads it (``FILE``: its path).
-OTHER_KINDS = {
-    "closing-harvest": (
-        "a closing harvest file (positions)",
-        "read it with 'sixtysix closing evaluate --positions FILE'",
-    ),
-    "closing-reference": (
-        "a closing evaluation's cache of reference values",
-        "'sixtysix closing evaluate' reads it",
-    ),
-    "closing-decisions": (
-        "a closing evaluation's cache of agent decisions",
-        "'sixtysix closing evaluate' reads it",
-    ),
-    "closing-evaluation": (
-        "a closing evaluation's scored decisions",
-        "its report is the .md file that 'sixtysix closing evaluate' wrote beside it",
-    ),
-}
 
 
 def read_results(path: str | os.PathLike) -> pd.DataFrame:

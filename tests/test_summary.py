@@ -291,3 +291,18 @@ def test_the_notebook_runs_on_a_small_results_file(tmp_path, monkeypatch):
     monkeypatch.setenv("SIXTYSIX_RESULTS", str(path))
     outputs = executed_outputs(NOTEBOOK)
     assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
+
+
+@pytest.mark.parametrize("folder", ["notebooks", "."], ids=["from notebooks", "from the root"])
+def test_the_notebook_runs_on_its_default_input_in_a_fresh_clone(folder, monkeypatch):
+    monkeypatch.delenv("SIXTYSIX_RESULTS", raising=False)
+    outputs = executed_outputs(NOTEBOOK, NOTEBOOK.parents[1] / folder)
+    read = Path(outputs[0]["text"].removeprefix("reading ").strip())
+    assert read.is_file()
+    assert sum("image/png" in output.get("data", {}) for output in outputs) == 3
+
+
+def test_the_committed_sample_is_a_small_tournament():
+    sample = NOTEBOOK.parents[1] / "results" / "samples" / "tournament.parquet"
+    assert sample.stat().st_size < 100_000
+    assert set(pd.read_parquet(sample)["agent_a"]) == {"heuristic", "random"}
