@@ -40,6 +40,7 @@ from sixtysix.engine import core
 from sixtysix.engine.actions import action_name
 from sixtysix.engine.cards import mask_to_names
 from sixtysix.engine.checks import check_integer, check_seed
+from sixtysix.engine.rules import MINI_PRESETS, PRESETS, make_rules
 from sixtysix.facts import PHASE_NAMES
 from sixtysix.game import Game, State
 
@@ -93,6 +94,22 @@ POSITION_COLUMNS = {
 }
 
 
+def refuse_rules_without_closing(preset: str, overrides: dict) -> None:
+    """A ValueError where closing is never legal: a harvest would find nothing."""
+    if make_rules(preset, **overrides).closing_allowed:
+        return
+    if "closing_allowed" in overrides:
+        raise ValueError(
+            "invalid rule closing_allowed=false: closing is never legal, so there is nothing "
+            "to harvest"
+        )
+    allowing = [name for name in (*PRESETS, *MINI_PRESETS) if make_rules(name).closing_allowed]
+    raise ValueError(
+        f"invalid preset {preset!r}: closing is never legal in it (closing_allowed=False), "
+        f"so there is nothing to harvest; presets that allow closing: {', '.join(allowing)}"
+    )
+
+
 @dataclass(frozen=True)
 class HarvestConfig(Configuration):
     """Everything that defines a harvest's rows; checked and made canonical when built.
@@ -124,6 +141,7 @@ class HarvestConfig(Configuration):
             ("seed", check_seed(self.seed)),
         ]:
             object.__setattr__(self, name, value)
+        refuse_rules_without_closing(self.preset, self.overrides)
 
     @classmethod
     def from_dict(cls, config: dict) -> HarvestConfig:

@@ -488,13 +488,13 @@ def test_a_harvest_under_rules_without_closing_is_refused(capsys, tmp_path, monk
     harvest = ["closing", "harvest", "--agents", "random", "--deals", "1"]
     err = refused(capsys, *harvest, "--preset", "vu_schnapsen")
     assert err.splitlines()[-1] == (
-        "sixtysix closing harvest: error: argument --preset: closing is never legal in "
-        "vu_schnapsen (closing_allowed=False), so there is nothing to harvest; presets that "
+        "sixtysix closing harvest: error: invalid preset 'vu_schnapsen': closing is never "
+        "legal in it (closing_allowed=False), so there is nothing to harvest; presets that "
         f"allow closing: {', '.join(allowing)}"
     )
     err = refused(capsys, *harvest, "--rule", "closing_allowed=false")
     assert err.splitlines()[-1] == (
-        "sixtysix closing harvest: error: argument --rule: closing_allowed=false: closing is "
-        "never legal, so there is nothing to harvest"
+        "sixtysix closing harvest: error: invalid rule closing_allowed=false: closing is never "
+        "legal, so there is nothing to harvest"
     )
     assert list(tmp_path.iterdir()) == []

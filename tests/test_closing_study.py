@@ -393,3 +393,10 @@ def test_analyze_prints_the_analysis_as_text_or_one_json_object(
         "max_worlds": closing_values.BEST_DEFENSE_WORLDS,
         "max_nodes": closing_values.BEST_DEFENSE_NODES,
     }
+
+
+def test_the_python_api_refuses_a_harvest_where_closing_is_never_legal():
+    with pytest.raises(ValueError, match="invalid preset 'vu_schnapsen': closing is never legal"):
+        closing_harvest.HarvestConfig(("random",), preset="vu_schnapsen")
+    with pytest.raises(ValueError, match="invalid rule closing_allowed=false"):
+        closing_harvest.HarvestConfig(("random",), overrides={"closing_allowed": False})

@@ -12,10 +12,8 @@ from pathlib import Path
 
 from sixtysix.experiments import closing_evaluation, closing_harvest
 
-from ..engine.rules import make_rules
 from ..theory import closing_values
 from .arguments import (
-    ALL_PRESETS,
     add_command,
     add_count,
     add_json,
@@ -148,7 +146,6 @@ def run_harvest(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
         )
     except ValueError as error:
         command.error(str(error))
-    refuse_rules_without_closing(command, args)
     out = args.out or f"results/closing_{args.preset}.parquet"
     if args.out is None:
         check_default_output(command, "--out", "positions file", out)
@@ -166,23 +163,6 @@ def run_harvest(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
         f"({time.perf_counter() - started:.1f} s)"
     )
     return 0
-
-
-def refuse_rules_without_closing(command: argparse.ArgumentParser, args) -> None:
-    """Refuse rules under which closing is never legal: there would be nothing to harvest."""
-    overrides = dict(args.rule)
-    if make_rules(args.preset, **overrides).closing_allowed:
-        return
-    if "closing_allowed" in overrides:
-        command.error(
-            "argument --rule: closing_allowed=false: closing is never legal, so there is "
-            "nothing to harvest"
-        )
-    allowing = [name for name in ALL_PRESETS if make_rules(name).closing_allowed]
-    command.error(
-        f"argument --preset: closing is never legal in {args.preset} (closing_allowed=False), "
-        f"so there is nothing to harvest; presets that allow closing: {', '.join(allowing)}"
-    )
 
 
 # ---- evaluate --------------------------------------------------------------------------------
