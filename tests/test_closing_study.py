@@ -11,8 +11,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from sixtysix.experiments import closing_evaluation, closing_harvest, closing_scores
+from sixtysix.experiments.batch_backends import TournamentError
 from sixtysix.experiments.store import ResultsConflict
-from sixtysix.experiments.tournament import TournamentError, unit_seed
+from sixtysix.experiments.tournament import unit_seed
 from test_closing import EXAMPLE
 from test_summary import executed_outputs
 

@@ -54,10 +54,16 @@ def test_the_digest_never_reads_a_cache_folder(tmp_path):
 
 
 def test_only_folders_unused_for_a_day_are_dropped(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    monkeypatch.setattr(numba_cache, "CACHE_ROOT", tmp_path)
     fresh, stale = tmp_path / "fresh", tmp_path / "stale"
     fresh.mkdir()
     stale.mkdir()
     day_and_a_bit = time.time() - numba_cache.STALE_AFTER - 60
     os.utime(stale, (day_and_a_bit, day_and_a_bit))
-    assert not numba_cache.is_stale(fresh) and numba_cache.is_stale(stale)
+    numba_cache.use_source_keyed_cache()
+    current = Path(numba.config.CACHE_DIR)
+    assert current.parent == tmp_path and current.name not in ("fresh", "stale")
+    assert fresh.is_dir() and not stale.exists()
     assert not numba_cache.is_stale(tmp_path / "gone")

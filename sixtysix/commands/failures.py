@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sixtysix.experiments.batch_backends import TournamentError
 from sixtysix.experiments.store import ResultsConflict
-from sixtysix.experiments.tournament import TournamentError, TournamentInterrupted
+from sixtysix.experiments.tournament import TournamentInterrupted
 
 #: What a long run (a tournament, a harvest, an evaluation) may end with; ``run_failed`` says.
 RUN_ERRORS = (ResultsConflict, TournamentError, TournamentInterrupted, OSError)
