@@ -1,7 +1,7 @@
 """Where the batches of a schedule run: this process, a local process pool or a Dask cluster.
 
 A run owns its pool. Stopping the run (Ctrl-C, SIGTERM, SIGHUP, a batch that fails)
-cancels the batches not started and ends the workers at once; a worker whose run has
+ends the workers at once and drops the batches not started; a worker whose run has
 gone, however it went (even ``kill -9``), ends itself. The workers fork from a server
 that has imported the run's own ``sixtysix``, whatever folder the run was started in.
 """
@@ -101,13 +101,9 @@ def _result_of(batch: Batch, result: Callable[[], pa.Table]) -> pa.Table:
 
 def _collect(futures: dict, completed) -> Iterator[tuple[Batch, pa.Table]]:
     """``(batch, rows)`` of each future of ``futures`` (future: batch) as ``completed``
-    (an ``as_completed``) yields it; the rest are cancelled when the caller stops."""
-    try:
-        for future in completed(futures):
-            yield futures[future], _result_of(futures[future], future.result)
-    finally:
-        for future in futures:
-            future.cancel()
+    (an ``as_completed``) yields it."""
+    for future in completed(futures):
+        yield futures[future], _result_of(futures[future], future.result)
 
 
 @dataclass
@@ -153,13 +149,13 @@ def _start_forkserver() -> None:
 
 
 def _end_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel the batches not started and end the workers now (``shutdown`` alone waits for
-    the running batches; before Python 3.14 the pool has no public way to end its workers).
-    Shutting down first keeps the pool from failing the futures already cancelled."""
-    processes = list(pool._processes.values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    """End the workers now, then the pool, which fails the batches left (``shutdown`` alone
+    waits for the running batches; before Python 3.14 the pool has no public way to end its
+    workers). No future is cancelled first: the pool's manager thread, finding its workers
+    gone, sets an error on every future left and raises on one already cancelled."""
+    for process in list(pool._processes.values()):
         process.terminate()
+    pool.shutdown()
 
 
 def _start_worker() -> None:
@@ -187,7 +183,10 @@ def _on_dask(work: Work, client, config_json: str, batches: list[Batch]):
     for path in user_module_files(json.loads(config_json)["agents"]):
         client.upload_file(str(path))
     futures = {client.submit(work, config_json, batch, pure=False): batch for batch in batches}
-    yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
+    try:
+        yield from _collect(futures, functools.partial(distributed.as_completed, loop=client.loop))
+    finally:
+        client.cancel(list(futures))
 
 
 def user_module_files(specs: list[str]) -> list[Path]:
