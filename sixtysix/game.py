@@ -14,23 +14,25 @@ import numpy as np
 from .engine import core
 from .engine.actions import action_name, mask_to_actions, parse_action
 from .engine.cards import card_name, mask_text, mask_to_names, parse_card
-from .engine.checks import check_player, check_seed, is_integer
+from .engine.checks import IllegalActionError, check_player, check_seed, is_integer
 from .engine.rules import RuleSet, compile_rules, make_rules
 from .facts import DealFacts
 from .positions import position_record
+from .table_game import TABLE_PRESET_NAMES, TableGame
 from .view import PlayerView
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the state it was applied to."""
-
 
 Card = str | int
 Action = str | int
 
 
 class Game:
-    """A rule set: a preset plus overrides, e.g. ``Game("schnapsen", claim_mode="manual")``."""
+    """A rule set: a preset plus overrides, e.g. ``Game("schnapsen", claim_mode="manual")``.
+    A multi-player preset (``sixtysix.table_game``) makes a ``TableGame``."""
+
+    def __new__(cls, preset: str = "sixty_six", **overrides):
+        if isinstance(preset, str) and preset in TABLE_PRESET_NAMES:
+            return TableGame(preset, **overrides)
+        return super().__new__(cls)
 
     def __init__(self, preset: str = "sixty_six", **overrides) -> None:
         self.preset = preset

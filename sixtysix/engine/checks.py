@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import numbers
 
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
 SEED_LIMIT = 2**64  # seeds feed the 64-bit xoshiro256** stream: [0, 2**64)
 
 

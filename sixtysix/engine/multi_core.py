@@ -1,0 +1,1059 @@
+"""The numba game core for two to four seats (docs/rules.md "Three and four players"):
+the call, announcements, the auction, legal actions, tricks of N cards, drawing,
+sides, claims and scoring.
+
+A deal's state is one numpy record (``TABLE_STATE_DTYPE``); the rules are the record of
+``multi_rules.compile_table_rules``. Cards are indices over the 32-card pack
+(``multi_rules``). Action ids (115, so the legal set is two 64-bit words ``(low, high)``,
+bit ``a`` of low for ``a < 64`` and bit ``a - 64`` of high otherwise):
+
+* ``0..31`` play card ``id``; ``32..63`` declare the marriage of the card's suit and lead
+  card ``id - 32``; ``64..95`` call card ``id - 64``
+* ``96`` exchange, ``97`` close, ``98`` claim, ``99`` pass, ``100`` announce durchmars,
+  ``101`` announce betli, ``102..106`` bid 1..5
+* ``107..110`` marry-claim suit ``id - 107``; ``111..114`` meld suit ``id - 111`` (the
+  leader's partner shows a marriage, RULES_MULTI M12)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import nth_set_bit, popcount
+from .core import random_below, seed_rng
+from .multi_rules import (
+    CLAIM_AUTOMATIC,
+    CLAIM_NONE,
+    CLAIM_OPTIONAL_VERIFIED,
+    DURCHMARS_BETLI,
+    NO_ANNOUNCEMENTS,
+    NUM_CARDS,
+    RANKS_PER_SUIT,
+    SIDES_CALLED,
+    SIDES_CONTRACT,
+    SIDES_FIXED,
+    TRUMP_FIRST_LEAD,
+    TRUMP_TURN_UP,
+)
+
+# ---- action ids -------------------------------------------------------------
+A_PLAY = 0
+A_MARRY = 32
+A_CALL = 64
+A_EXCHANGE = 96
+A_CLOSE = 97
+A_CLAIM = 98
+A_PASS = 99
+A_DURCHMARS = 100
+A_BETLI = 101
+A_BID = 101  # bid k is A_BID + k, k = 1..5
+A_MARRY_CLAIM = 107
+A_MELD = 111
+NUM_TABLE_ACTIONS = 115
+HIGH = 64  # the first action id of the high word
+
+# ---- decision points (state.phase) -------------------------------------------
+CALL = 0  # the caller names a card
+ANNOUNCE = 1  # a seat may announce durchmars or betli, or pass
+BID = 2  # the auction of the contract games
+LEAD = 3  # the leader's turn: claim, exchange, close, lead
+FOLLOW = 4  # a follower plays to the trick
+MELD = 5  # the leader's partner may show a marriage
+FINAL_CLAIM = 6  # manual claims: the last trick's winner may claim
+OVER = 7
+TABLE_PHASE_NAMES = ("call", "announce", "bid", "lead", "follow", "meld", "final-claim", "over")
+
+# ---- announcements (state.announced) ----------------------------------------------
+DURCHMARS = 1
+BETLI = 2
+
+# ---- outcome reasons (RULES_MULTI 1.13.5, M20) ----------------------------------------
+TABLE_REASONS = (
+    "claim",
+    "closer_claim",
+    "opponent_claim_after_close",
+    "false_claim",
+    "closer_false_claim",
+    "failed_close",
+    "last_trick",
+    "durchmars_made",
+    "durchmars_failed",
+    "betli_made",
+    "betli_failed",
+    "contract_made",
+    "contract_set",
+    "moon_made",
+    "moon_failed",
+    "redeal",
+)
+(
+    WHY_CLAIM,
+    WHY_CLOSER_CLAIM,
+    WHY_OPPONENT_CLAIM_AFTER_CLOSE,
+    WHY_FALSE_CLAIM,
+    WHY_CLOSER_FALSE_CLAIM,
+    WHY_FAILED_CLOSE,
+    WHY_LAST_TRICK,
+    WHY_DURCHMARS_MADE,
+    WHY_DURCHMARS_FAILED,
+    WHY_BETLI_MADE,
+    WHY_BETLI_FAILED,
+    WHY_CONTRACT_MADE,
+    WHY_CONTRACT_SET,
+    WHY_MOON_MADE,
+    WHY_MOON_FAILED,
+    WHY_REDEAL,
+) = range(len(TABLE_REASONS))
+
+QUEEN = 4
+KING = 5
+SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
+QUEENS = sum(1 << (suit * RANKS_PER_SUIT + QUEEN) for suit in range(4))
+PAIR = (1 << QUEEN) | (1 << KING)
+MOON = 5
+
+TABLE_STATE_DTYPE = np.dtype(
+    [
+        ("hand", np.int64, (4,)),  # hand masks by seat
+        ("won", np.int64, (4,)),  # cards won in tricks
+        ("points", np.int64, (4,)),  # trick points (and a last-trick bonus)
+        ("marriage", np.int64, (4,)),  # declared marriage points
+        ("tricks", np.int64, (4,)),  # tricks won
+        ("team", np.int64, (4,)),  # mask of the seats on each seat's side now
+        ("snap_total", np.int64, (4,)),  # each seat's total at the close
+        ("snap_tricks", np.int64, (4,)),  # each seat's tricks at the close
+        ("scores", np.int64, (4,)),  # game points of the deal, once over
+        ("trick", np.int64, (4,)),  # the card each seat played to the current trick, -1
+        ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
+        ("talon_top", np.int64),
+        ("talon_end", np.int64),
+        ("trump", np.int64),  # trump suit, -1 while unset or in betli
+        ("phase", np.int64),
+        ("to_move", np.int64),  # seat to decide, -1 when over
+        ("leader", np.int64),  # leader of the current trick
+        ("led", np.int64),  # card led to the current trick, -1 if none
+        ("winning", np.int64),  # the card winning the current trick so far
+        ("trick_size", np.int64),  # cards played to the current trick
+        ("married_suits", np.int64),  # suits whose marriage was declared (M11)
+        ("closed_by", np.int64),  # closer, -1 if not closed
+        ("tricks_done", np.int64),
+        ("turn_acted", np.int64),  # the leader exchanged or closed this turn
+        ("last_winner", np.int64),
+        ("reason", np.int64),  # index into TABLE_REASONS, -1 while not over
+        ("winners", np.int64),  # mask of the seats that won the deal
+        ("dealer", np.int64),
+        ("first_leader", np.int64),
+        ("called", np.int64),  # the called card, -1 if none
+        ("caller", np.int64),
+        ("holder", np.int64),  # seat holding the called card, -1 while it is in the talon
+        ("revealed", np.int64),  # the partnership is public (RULES_MULTI decision 6, M4)
+        ("reveal_checked", np.int64),  # the all-sides check at the reveal was made (MP-A9)
+        ("call_forbidden", np.int64),  # cards the caller may not name
+        ("announced", np.int64),  # 0, DURCHMARS or BETLI
+        ("announcer", np.int64),
+        ("announce_turns", np.int64),  # announcement turns taken
+        ("sits_out", np.int64),  # seat whose hand lies face down, -1 if none
+        ("playing", np.int64),  # mask of the seats that play tricks
+        ("high_bid", np.int64),
+        ("declarer", np.int64),
+        ("passed", np.int64),  # mask of seats that passed in the auction
+    ],
+    align=True,
+)
+
+
+@njit(cache=True, inline="always")
+def suit_of(card):
+    return card // RANKS_PER_SUIT
+
+
+@njit(cache=True, inline="always")
+def suit_cards(suit):
+    return np.int64(SUIT_BITS) << (suit * RANKS_PER_SUIT)
+
+
+@njit(cache=True, inline="always")
+def all_seats(rules):
+    return (np.int64(1) << rules.num_players) - 1
+
+
+@njit(cache=True, inline="always")
+def next_seat(state, rules, seat):
+    """The next seat in play order that plays tricks."""
+    n = rules.num_players
+    seat = (seat + 1) % n
+    while not (state.playing >> seat) & 1:
+        seat = (seat + 1) % n
+    return seat
+
+
+@njit(cache=True, inline="always")
+def talon_open(state):
+    """True while cards can still be drawn: not closed and not exhausted."""
+    return state.closed_by < 0 and state.talon_end > state.talon_top
+
+
+@njit(cache=True, inline="always")
+def mask_tricks(state, rules, seats):
+    tricks = 0
+    for seat in range(rules.num_players):
+        if (seats >> seat) & 1:
+            tricks += state.tricks[seat]
+    return tricks
+
+
+@njit(cache=True, inline="always")
+def marriage_counts(state, rules, seat):
+    """Whether ``seat``'s declared marriages count now (1.10.3, M3)."""
+    if not rules.marriage_needs_trick:
+        return True
+    if rules.validate_own:
+        return state.tricks[seat] > 0
+    return mask_tricks(state, rules, state.team[seat]) > 0
+
+
+@njit(cache=True, inline="always")
+def credited(state, rules, seat):
+    """A seat's credited total (M22): trick points and its marriages that count."""
+    if marriage_counts(state, rules, seat):
+        return state.points[seat] + state.marriage[seat]
+    return state.points[seat]
+
+
+@njit(cache=True, inline="always")
+def mask_total(state, rules, seats):
+    total = 0
+    for seat in range(rules.num_players):
+        if (seats >> seat) & 1:
+            total += credited(state, rules, seat)
+    return total
+
+
+# ---- the deal ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def deal(state, rules, deck, dealer):
+    """Set up a fresh deal from a deck permutation (first dealt first)."""
+    n = rules.num_players
+    for seat in range(4):
+        state.hand[seat] = 0
+        state.won[seat] = 0
+        state.points[seat] = 0
+        state.marriage[seat] = 0
+        state.tricks[seat] = 0
+        state.team[seat] = np.int64(1) << seat
+        state.snap_total[seat] = 0
+        state.snap_tricks[seat] = 0
+        state.scores[seat] = 0
+        state.trick[seat] = -1
+    first = (dealer + 1) % n
+    talon_cards = 0
+    call_batch = 0
+    state.call_forbidden = 0
+    for position in range(rules.deck_size):
+        card = deck[position]
+        offset = rules.deal_seat[position]
+        if offset >= 0:
+            seat = (first + offset) % n
+            state.hand[seat] |= np.int64(1) << card
+            if offset == 0 and call_batch < rules.call_batch:
+                call_batch += 1
+                if not rules.call_own_card:
+                    state.call_forbidden |= np.int64(1) << card
+        elif position != rules.face_up_position:
+            state.talon[talon_cards] = card
+            talon_cards += 1
+    state.trump = -1
+    if rules.face_up_position >= 0:
+        face_up = deck[rules.face_up_position]
+        state.talon[talon_cards] = face_up
+        talon_cards += 1
+        state.trump = suit_of(face_up)
+    state.talon_top = 0
+    state.talon_end = talon_cards
+    state.dealer = dealer
+    state.first_leader = first
+    state.leader = first
+    state.to_move = first
+    state.led = -1
+    state.winning = -1
+    state.trick_size = 0
+    state.married_suits = 0
+    state.closed_by = -1
+    state.tricks_done = 0
+    state.turn_acted = 0
+    state.last_winner = -1
+    state.reason = -1
+    state.winners = 0
+    state.called = -1
+    state.caller = -1
+    state.holder = -1
+    state.revealed = 0
+    state.reveal_checked = 0
+    state.announced = 0
+    state.announcer = -1
+    state.announce_turns = 0
+    state.sits_out = -1
+    state.playing = all_seats(rules)
+    state.high_bid = 0
+    state.declarer = -1
+    state.passed = 0
+    if rules.sides == SIDES_FIXED or (rules.sides == SIDES_CONTRACT and n == 4):
+        for seat in range(n):
+            state.team[seat] = np.int64(0b0101 if seat % 2 == 0 else 0b1010)
+    if rules.sides == SIDES_CALLED:
+        state.phase = CALL
+        state.caller = first
+    elif rules.sides == SIDES_CONTRACT:
+        state.phase = BID
+    else:
+        _begin_announcements(state, rules)
+
+
+@njit(cache=True)
+def _begin_announcements(state, rules):
+    """The announcement round if any seat has a turn, else the first lead."""
+    if rules.announcements == NO_ANNOUNCEMENTS:
+        _start_lead(state, state.first_leader)
+        return
+    state.phase = ANNOUNCE
+    state.announce_turns = 0
+    state.to_move = state.first_leader
+
+
+@njit(cache=True, inline="always")
+def _start_lead(state, seat):
+    state.phase = LEAD
+    state.leader = seat
+    state.to_move = seat
+    state.turn_acted = 0
+
+
+@njit(cache=True)
+def _announcement_turns(rules):
+    """How many seats take an announcement turn (M7): only the caller in the
+    three-player called game, every seat elsewhere."""
+    if rules.sides == SIDES_CALLED and rules.num_players == 3:
+        return 1
+    return rules.num_players
+
+
+# ---- legal actions ----------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _high(action):
+    return np.int64(1) << (action - HIGH)
+
+
+@njit(cache=True, inline="always")
+def claims_now(state, rules):
+    """Whether claim points exist now: claims at all, not an announced deal (M6), and in
+    the called-card games only once the partnership is public (decision 6, M26)."""
+    if rules.claim_mode == CLAIM_NONE or state.announced:
+        return False
+    return rules.sides != SIDES_CALLED or state.revealed or rules.claims_before_reveal
+
+
+@njit(cache=True, inline="always")
+def _claim_offered(state, rules, seat, extra):
+    """Whether a manual claim is offered to ``seat`` (``extra``: points a marriage would add)."""
+    mode = rules.claim_mode
+    if mode == CLAIM_AUTOMATIC or not claims_now(state, rules):
+        return False
+    if mode == CLAIM_OPTIONAL_VERIFIED:
+        return mask_total(state, rules, state.team[seat]) + extra >= rules.target
+    return True
+
+
+@njit(cache=True, inline="always")
+def marriage_value(state, rules, suit):
+    return 2 * rules.marriage_points if suit == state.trump else rules.marriage_points
+
+
+@njit(cache=True, inline="always")
+def _pairs(state, hand):
+    """Queens of ``hand`` whose king is in hand too, in suits not yet declared (M11)."""
+    pairs = hand & (hand >> 1) & np.int64(QUEENS)
+    for suit in range(4):
+        if (state.married_suits >> suit) & 1:
+            pairs &= ~suit_cards(suit)
+    return pairs
+
+
+@njit(cache=True, inline="always")
+def exchange_card(state, rules):
+    return state.trump * RANKS_PER_SUIT + rules.exchange_rank
+
+
+@njit(cache=True, inline="always")
+def _may_exchange(state, rules, seat):
+    if rules.trump_source != TRUMP_TURN_UP or state.trump < 0 or not talon_open(state):
+        return False
+    if state.talon_end - state.talon_top < rules.exchange_min_talon:
+        return False
+    card = exchange_card(state, rules)
+    return state.talon[state.talon_end - 1] != card and (state.hand[seat] >> card) & 1 == 1
+
+
+@njit(cache=True)
+def _lead_actions(state, rules):
+    seat = state.leader
+    hand = state.hand[seat]
+    low = np.int64(hand)
+    high = np.int64(0)
+    is_open = talon_open(state)
+    pairs = _pairs(state, hand)
+    if pairs and state.announced != BETLI and (is_open or rules.marry_strict):
+        low |= np.int64(pairs | pairs << 1) << A_MARRY
+        if rules.claim_mode != CLAIM_AUTOMATIC:
+            for suit in range(4):
+                if (pairs >> (suit * RANKS_PER_SUIT + QUEEN)) & 1:
+                    counts = marriage_counts(state, rules, seat)
+                    extra = marriage_value(state, rules, suit) if counts else 0
+                    if _claim_offered(state, rules, seat, extra):
+                        high |= _high(A_MARRY_CLAIM + suit)
+    if _may_exchange(state, rules, seat):
+        high |= _high(A_EXCHANGE)
+    if (
+        rules.closing
+        and is_open
+        and state.announced == 0
+        and state.talon_end - state.talon_top >= rules.close_min_talon
+    ):
+        high |= _high(A_CLOSE)
+    if state.tricks_done > 0 and state.turn_acted == 0 and _claim_offered(state, rules, seat, 0):
+        high |= _high(A_CLAIM)
+    return low, high
+
+
+@njit(cache=True, inline="always")
+def beats(state, rules, card, best):
+    """Whether ``card`` beats ``best``, the card winning the trick so far (1.5)."""
+    if suit_of(card) == suit_of(best):
+        if state.announced == BETLI:
+            return rules.betli_strength[card] > rules.betli_strength[best]
+        return rules.strength[card] > rules.strength[best]
+    return suit_of(card) == state.trump
+
+
+@njit(cache=True)
+def _beating(state, rules, cards):
+    """The cards of ``cards`` that beat the trick's winning card."""
+    out = np.int64(0)
+    rest = cards
+    while rest:
+        card = nth_set_bit(rest, 0)
+        rest &= rest - 1
+        if beats(state, rules, card, state.winning):
+            out |= np.int64(1) << card
+    return out
+
+
+@njit(cache=True)
+def follow_options(state, rules, hand):
+    """The cards of ``hand`` a follower may play to the current trick (1.7, M8e, M13, M14)."""
+    led_suit = suit_of(state.led)
+    same = hand & suit_cards(led_suit)
+    if state.announced == BETLI:
+        if same and rules.betli_must_head:
+            higher = _beating(state, rules, same)
+            if higher:
+                return higher
+        return same if same else hand
+    if talon_open(state) and not rules.open_strict:
+        return hand
+    if rules.must_head and same and suit_of(state.winning) == led_suit:
+        higher = _beating(state, rules, same)
+        if higher:
+            return higher
+    if rules.must_follow and same:
+        return same
+    if not same and rules.must_trump and state.trump >= 0:
+        trumps = hand & suit_cards(state.trump)
+        if trumps:
+            winning_trump = suit_of(state.winning) == state.trump
+            if rules.trump_if_winning:
+                over = _beating(state, rules, trumps) if winning_trump else trumps
+                if over:
+                    return over
+            else:
+                if rules.must_overtrump and winning_trump:
+                    over = _beating(state, rules, trumps)
+                    if over:
+                        return over
+                return trumps
+    return hand
+
+
+@njit(cache=True)
+def _announce_actions(state, rules):
+    seat = state.to_move
+    high = _high(A_PASS)
+    durchmars = True
+    if rules.sides == SIDES_CALLED and rules.num_players == 4:
+        durchmars = seat == state.caller or seat == state.holder
+    if durchmars:
+        high |= _high(A_DURCHMARS)
+    if rules.announcements == DURCHMARS_BETLI:
+        high |= _high(A_BETLI)
+    return high
+
+
+@njit(cache=True)
+def _bid_actions(state, rules):
+    high = np.int64(0)
+    for level in range(state.high_bid + 1, MOON + 1):
+        high |= _high(A_BID + level)
+    n = rules.num_players
+    forced = (
+        not rules.redeal_on_all_pass
+        and state.high_bid == 0
+        and popcount(state.passed) == n - 1
+    )
+    if not forced:
+        high |= _high(A_PASS)
+    return high
+
+
+@njit(cache=True)
+def legal_masks(state, rules):
+    """The legal action ids as two masks ``(low, high)`` (both 0 when the deal is over)."""
+    phase = state.phase
+    zero = np.int64(0)
+    if phase == FOLLOW:
+        return follow_options(state, rules, state.hand[state.to_move]), zero
+    if phase == LEAD:
+        return _lead_actions(state, rules)
+    if phase == CALL:
+        return zero, rules.deck_mask & ~state.call_forbidden
+    if phase == ANNOUNCE:
+        return zero, _announce_actions(state, rules)
+    if phase == BID:
+        return zero, _bid_actions(state, rules)
+    if phase == MELD:
+        high = _high(A_PASS)
+        pairs = _pairs(state, state.hand[state.to_move])
+        for suit in range(4):
+            if (pairs >> (suit * RANKS_PER_SUIT + QUEEN)) & 1:
+                high |= _high(A_MELD + suit)
+        return zero, high
+    if phase == FINAL_CLAIM:
+        return zero, _high(A_CLAIM) | _high(A_PASS)
+    return zero, zero
+
+
+# ---- scoring ------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def scale(rules, loser_total, loser_tricks):
+    """Game points by the losers' combined figures (1.13.1)."""
+    if loser_tricks == 0:
+        return 3
+    return 2 if loser_total < rules.target // 2 else 1
+
+
+@njit(cache=True)
+def _win_scale(state, rules, side, at_close):
+    """The scale for ``side``'s win, on the other seats' figures now or at the close,
+    combined or per opponent (1.13.3, M16)."""
+    losers = all_seats(rules) & ~side
+    total = 0
+    tricks = 0
+    points = 0
+    for seat in range(rules.num_players):
+        if (losers >> seat) & 1:
+            seat_total = state.snap_total[seat] if at_close else credited(state, rules, seat)
+            seat_tricks = state.snap_tricks[seat] if at_close else state.tricks[seat]
+            total += seat_total
+            tricks += seat_tricks
+            points += scale(rules, seat_total, seat_tricks)
+    return points if rules.per_opponent else scale(rules, total, tricks)
+
+
+@njit(cache=True)
+def _finish(state, winners, points, reason):
+    for seat in range(4):
+        state.scores[seat] = points if (winners >> seat) & 1 else 0
+    state.winners = winners
+    state.reason = reason
+    state.phase = OVER
+    state.to_move = -1
+
+
+@njit(cache=True, inline="always")
+def _closing_side(state):
+    return state.team[state.closed_by]
+
+
+@njit(cache=True)
+def _failed_close_points(state, rules):
+    """3 to each seat outside the closing side, or 2 if they had a trick at the close (M25)."""
+    if not rules.failed_two_or_three:
+        return 3
+    others = ~_closing_side(state)
+    tricks = 0
+    for seat in range(rules.num_players):
+        if (others >> seat) & 1:
+            tricks += state.snap_tricks[seat]
+    return 3 if tricks == 0 else 2
+
+
+@njit(cache=True)
+def _claim(state, rules, seat):
+    """End the deal on a claim for ``seat``'s side, correct or false (1.11, 1.13.4, M15)."""
+    side = state.team[seat]
+    everyone = all_seats(rules)
+    closed = state.closed_by >= 0
+    closing = closed and (_closing_side(state) >> seat) & 1 == 1
+    if mask_total(state, rules, side) >= rules.target:
+        if not closed:
+            _finish(state, side, _win_scale(state, rules, side, False), WHY_CLAIM)
+        elif closing:
+            points = _win_scale(state, rules, side, not rules.closer_at_end)
+            _finish(state, side, points, WHY_CLOSER_CLAIM)
+        else:
+            others = everyone & ~_closing_side(state)
+            points = _failed_close_points(state, rules)
+            _finish(state, others, points, WHY_OPPONENT_CLAIM_AFTER_CLOSE)
+    elif closing:
+        others = everyone & ~_closing_side(state)
+        _finish(state, others, _failed_close_points(state, rules), WHY_CLOSER_FALSE_CLAIM)
+    else:
+        others = everyone & ~side
+        no_trick = mask_tricks(state, rules, others) == 0
+        points = 3 if no_trick and not rules.false_claim_fixed_2 else 2
+        _finish(state, others, points, WHY_FALSE_CLAIM)
+
+
+@njit(cache=True)
+def _announcement_check(state, rules):
+    """Settle an announced durchmars at a claim point (6.3, M6); True if it ended."""
+    if rules.sides == SIDES_CALLED and not (state.revealed or rules.claims_before_reveal):
+        return False
+    side = state.team[state.announcer]
+    others = all_seats(rules) & ~side
+    if mask_tricks(state, rules, others) > 0:
+        _finish(state, others, rules.durchmars_points, WHY_DURCHMARS_FAILED)
+        return True
+    if mask_total(state, rules, side) >= rules.target:
+        _finish(state, side, rules.durchmars_points, WHY_DURCHMARS_MADE)
+        return True
+    return False
+
+
+@njit(cache=True)
+def _claim_point(state, rules, seat):
+    """A claim point for ``seat``'s side (after its trick, marriage or meld); True if the
+    deal ended. At the first one after the reveal every side is checked (MP-A9, M5)."""
+    if state.announced == DURCHMARS:
+        return _announcement_check(state, rules)
+    if rules.claim_mode != CLAIM_AUTOMATIC or not claims_now(state, rules):
+        return False
+    all_sides = rules.sides == SIDES_CALLED and not rules.claims_before_reveal
+    if all_sides and not state.reveal_checked:
+        state.reveal_checked = 1
+        for k in range(rules.num_players):
+            other = (seat + k) % rules.num_players
+            if mask_total(state, rules, state.team[other]) >= rules.target:
+                _claim(state, rules, other)
+                return True
+        return False
+    if mask_total(state, rules, state.team[seat]) >= rules.target:
+        _claim(state, rules, seat)
+        return True
+    return False
+
+
+@njit(cache=True)
+def _settle_contract(state, rules, made):
+    """The end of a contract deal (N10, M18): the declarer's team gains or loses its level."""
+    side = state.team[state.declarer]
+    level = state.high_bid
+    if level == MOON:
+        reason = WHY_MOON_MADE if made else WHY_MOON_FAILED
+    else:
+        reason = WHY_CONTRACT_MADE if made else WHY_CONTRACT_SET
+    defenders = all_seats(rules) & ~side
+    units = mask_total(state, rules, defenders) // rules.bid_unit if rules.defender_units else 0
+    _finish(state, side if made else defenders, 0, reason)
+    for seat in range(rules.num_players):
+        state.scores[seat] = (level if made else -level) if (side >> seat) & 1 else units
+
+
+@njit(cache=True)
+def _end_of_cards(state, rules):
+    """Every playing hand is empty and nothing ended the deal (1.12, 6.3, 6.4, N9)."""
+    if state.announced == DURCHMARS:
+        others = all_seats(rules) & ~state.team[state.announcer]
+        _finish(state, others, rules.durchmars_points, WHY_DURCHMARS_FAILED)
+    elif state.announced == BETLI:
+        _finish(state, state.team[state.announcer], rules.betli_points, WHY_BETLI_MADE)
+    elif rules.sides == SIDES_CONTRACT:
+        side = state.team[state.declarer]
+        made = mask_total(state, rules, side) >= rules.bid_unit * state.high_bid
+        _settle_contract(state, rules, made or state.high_bid == MOON)
+    elif state.closed_by >= 0:
+        others = all_seats(rules) & ~_closing_side(state)
+        _finish(state, others, _failed_close_points(state, rules), WHY_FAILED_CLOSE)
+    else:
+        _finish(state, state.team[state.last_winner], 1, WHY_LAST_TRICK)
+
+
+# ---- applying actions ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def _set_called_sides(state, rules):
+    """Sides once the called card is in a hand (3C.3, M3): caller and holder against the
+    rest, or the caller alone."""
+    partners = (np.int64(1) << state.caller) | (np.int64(1) << state.holder)
+    rest = all_seats(rules) & ~partners
+    for seat in range(rules.num_players):
+        state.team[seat] = partners if (partners >> seat) & 1 else rest
+
+
+@njit(cache=True)
+def _draw(state, rules):
+    """Each playing seat draws one card, the trick winner first (1.6, MP-A4)."""
+    seat = state.leader
+    for _ in range(popcount(state.playing)):
+        card = state.talon[state.talon_top]
+        state.talon_top += 1
+        state.hand[seat] |= np.int64(1) << card
+        if card == state.called:
+            state.holder = seat
+            _set_called_sides(state, rules)
+        seat = next_seat(state, rules, seat)
+
+
+@njit(cache=True)
+def _resolve_trick(state, rules):
+    """The trick is complete: credit it, then the checks, the draw, the next lead."""
+    winner = -1
+    cards = np.int64(0)
+    points = 0
+    for seat in range(rules.num_players):
+        card = state.trick[seat]
+        if card >= 0:
+            cards |= np.int64(1) << card
+            points += rules.card_points[card]
+            if card == state.winning:
+                winner = seat
+            state.trick[seat] = -1
+    state.points[winner] += points
+    state.tricks[winner] += 1
+    state.won[winner] |= cards
+    state.tricks_done += 1
+    state.last_winner = winner
+    state.led = -1
+    state.winning = -1
+    state.trick_size = 0
+    hands_empty = True
+    for seat in range(rules.num_players):
+        if (state.playing >> seat) & 1 and state.hand[seat]:
+            hands_empty = False
+    if hands_empty and state.closed_by < 0 and not talon_open(state):
+        state.points[winner] += rules.last_trick_bonus
+    if _trick_ends_deal(state, rules, winner):
+        return
+    if hands_empty and not talon_open(state):
+        if _claim_offered(state, rules, winner, 0):
+            state.phase = FINAL_CLAIM
+            state.to_move = winner
+            state.leader = winner
+        else:
+            _end_of_cards(state, rules)
+        return
+    state.leader = winner
+    if talon_open(state):
+        _draw(state, rules)
+    _start_lead(state, winner)
+
+
+@njit(cache=True)
+def _trick_ends_deal(state, rules, winner):
+    """The checks after a trick: betli and the moon fail, claims and durchmars."""
+    if state.announced == BETLI:
+        if winner == state.announcer:
+            others = all_seats(rules) & ~state.team[state.announcer]
+            _finish(state, others, rules.betli_points, WHY_BETLI_FAILED)
+            return True
+        return False
+    if rules.sides == SIDES_CONTRACT:
+        if state.high_bid == MOON and winner != state.declarer:
+            _settle_contract(state, rules, False)
+            return True
+        return False
+    return _claim_point(state, rules, winner)
+
+
+@njit(cache=True)
+def _place_card(state, rules, seat, card):
+    """``seat`` puts ``card`` on the trick (lead or follow)."""
+    state.hand[seat] &= ~(np.int64(1) << card)
+    state.trick[seat] = card
+    if card == state.called:
+        state.revealed = 1
+    if state.trick_size == 0:
+        state.led = card
+        state.winning = card
+        if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
+            state.trump = suit_of(card)
+    elif beats(state, rules, card, state.winning):
+        state.winning = card
+    state.trick_size += 1
+
+
+@njit(cache=True)
+def _after_card(state, rules, seat):
+    """Whose turn comes after ``seat`` played: the partner's meld point, the next follower,
+    or the end of the trick."""
+    if state.trick_size == popcount(state.playing):
+        _resolve_trick(state, rules)
+        return
+    if state.trick_size == 1 and rules.partner_melds and state.announced != BETLI:
+        partner = (seat + 2) % 4
+        if (state.playing >> partner) & 1 and _pairs(state, state.hand[partner]):
+            state.phase = MELD
+            state.to_move = partner
+            return
+    state.phase = FOLLOW
+    state.to_move = next_seat(state, rules, seat)
+
+
+@njit(cache=True)
+def _declare(state, rules, seat, suit):
+    """``seat`` declares the marriage of ``suit`` (its claim point comes after)."""
+    if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
+        state.trump = suit  # na66: the marriage's card is led and sets trump (M18)
+    state.marriage[seat] += marriage_value(state, rules, suit)
+    state.married_suits |= np.int64(1) << suit
+
+
+@njit(cache=True)
+def _close(state, rules, seat):
+    state.closed_by = seat
+    for other in range(rules.num_players):
+        state.snap_total[other] = credited(state, rules, other)
+        state.snap_tricks[other] = state.tricks[other]
+    state.turn_acted = 1
+
+
+@njit(cache=True)
+def _end_auction(state, rules):
+    """The contract is set (N4, N5, M18): sides, the moon's sitting-out partner, the lead."""
+    declarer = state.declarer
+    n = rules.num_players
+    if n < 4:
+        rest = all_seats(rules) & ~(np.int64(1) << declarer)
+        for seat in range(n):
+            state.team[seat] = np.int64(1) << seat if seat == declarer else rest
+    elif state.high_bid == MOON:
+        state.sits_out = (declarer + 2) % 4
+        state.playing &= ~(np.int64(1) << state.sits_out)
+    _start_lead(state, declarer)
+
+
+@njit(cache=True)
+def _apply_bid(state, rules, seat, action):
+    n = rules.num_players
+    if action == A_PASS:
+        state.passed |= np.int64(1) << seat
+        if popcount(state.passed) == n:
+            _finish(state, 0, 0, WHY_REDEAL)
+            return
+    else:
+        state.high_bid = action - A_BID
+        state.declarer = seat
+    if state.high_bid == MOON or (state.high_bid > 0 and popcount(state.passed) == n - 1):
+        _end_auction(state, rules)
+        return
+    nxt = (seat + 1) % n
+    while (state.passed >> nxt) & 1:
+        nxt = (nxt + 1) % n
+    state.to_move = nxt
+
+
+@njit(cache=True)
+def _apply_announcement(state, rules, seat, action):
+    if action == A_PASS:
+        state.announce_turns += 1
+        if state.announce_turns == _announcement_turns(rules):
+            _start_lead(state, state.first_leader)
+        else:
+            state.to_move = (seat + 1) % rules.num_players
+        return
+    state.announcer = seat
+    if action == A_DURCHMARS:
+        state.announced = DURCHMARS
+        if seat == state.holder:
+            state.revealed = 1
+    else:
+        state.announced = BETLI
+        state.trump = -1
+        state.revealed = 1
+        if rules.sides == SIDES_CALLED:
+            rest = all_seats(rules) & ~(np.int64(1) << seat)
+            for other in range(rules.num_players):
+                state.team[other] = np.int64(1) << seat if other == seat else rest
+        elif rules.betli_sits_out:
+            state.sits_out = (seat + 2) % 4
+            state.playing &= ~(np.int64(1) << state.sits_out)
+    _start_lead(state, seat)
+
+
+@njit(cache=True)
+def _apply_call(state, rules, card):
+    state.called = card
+    state.trump = suit_of(card)
+    for seat in range(rules.num_players):
+        if (state.hand[seat] >> card) & 1:
+            state.holder = seat
+            _set_called_sides(state, rules)
+    _begin_announcements(state, rules)
+
+
+@njit(cache=True)
+def apply_action(state, rules, action):
+    """Apply a legal action id (legality is the caller's duty: see ``legal_masks``)."""
+    seat = state.to_move
+    phase = state.phase
+    if action < A_MARRY:
+        _place_card(state, rules, seat, action)
+        _after_card(state, rules, seat)
+    elif action < A_CALL:
+        card = action - A_MARRY
+        _declare(state, rules, seat, suit_of(card))
+        if not _claim_point(state, rules, seat):
+            _place_card(state, rules, seat, card)
+            _after_card(state, rules, seat)
+    elif action < A_EXCHANGE:
+        _apply_call(state, rules, action - A_CALL)
+    elif action == A_EXCHANGE:
+        last = state.talon_end - 1
+        card = exchange_card(state, rules)
+        state.hand[seat] ^= (np.int64(1) << card) | (np.int64(1) << state.talon[last])
+        state.talon[last] = card
+        state.turn_acted = 1
+    elif action == A_CLOSE:
+        _close(state, rules, seat)
+    elif action == A_CLAIM:
+        _claim(state, rules, seat)
+    elif phase == ANNOUNCE:
+        _apply_announcement(state, rules, seat, action)
+    elif phase == BID:
+        _apply_bid(state, rules, seat, action)
+    elif action == A_PASS and phase == MELD:
+        state.phase = FOLLOW
+        state.to_move = next_seat(state, rules, state.leader)
+    elif action == A_PASS:
+        _end_of_cards(state, rules)
+    elif action < A_MELD:
+        _declare(state, rules, seat, action - A_MARRY_CLAIM)
+        _claim(state, rules, seat)
+    else:
+        _declare(state, rules, seat, action - A_MELD)
+        if not _claim_point(state, rules, seat):
+            state.phase = FOLLOW
+            state.to_move = next_seat(state, rules, state.leader)
+
+
+# ---- entry points taking one-element record arrays (for Python callers) ------------------
+
+
+@njit(cache=True)
+def deal_array(state_array, rules_array, deck, dealer):
+    deal(state_array[0], rules_array[0], deck, dealer)
+
+
+@njit(cache=True)
+def legal_masks_array(state_array, rules_array):
+    return legal_masks(state_array[0], rules_array[0])
+
+
+@njit(cache=True)
+def apply_checked(state_array, rules_array, action):
+    """Apply ``action`` if it is legal; return whether it was."""
+    state = state_array[0]
+    rules = rules_array[0]
+    if action < 0 or action >= NUM_TABLE_ACTIONS:
+        return False
+    low, high = legal_masks(state, rules)
+    legal = (low >> action) & 1 if action < HIGH else (high >> (action - HIGH)) & 1
+    if not legal:
+        return False
+    apply_action(state, rules, action)
+    return True
+
+
+@njit(cache=True)
+def credited_array(state_array, rules_array):
+    """Every seat's credited total."""
+    state = state_array[0]
+    rules = rules_array[0]
+    out = np.zeros(rules.num_players, dtype=np.int64)
+    for seat in range(rules.num_players):
+        out[seat] = credited(state, rules, seat)
+    return out
+
+
+# ---- random playouts ----------------------------------------------------------------
+
+
+@njit(cache=True)
+def shuffle_and_cut(deck, rng, num_players):
+    """Fisher-Yates shuffle of ``deck`` in place, then a random dealer: ``(rng, dealer)``."""
+    for i in range(len(deck) - 1, 0, -1):
+        rng, j = random_below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return random_below(rng, num_players)
+
+
+@njit(cache=True)
+def sorted_deck(rules):
+    deck = np.empty(rules.deck_size, dtype=np.int64)
+    n = 0
+    for card in range(NUM_CARDS):
+        if (rules.deck_mask >> card) & 1:
+            deck[n] = card
+            n += 1
+    return deck
+
+
+@njit(cache=True)
+def seeded_deal(deck, seed, num_players):
+    """Shuffle ``deck`` (sorted cards) in place from ``seed``; return the dealer."""
+    rng, dealer = shuffle_and_cut(deck, seed_rng(seed), num_players)
+    return dealer
+
+
+@njit(cache=True)
+def random_playouts(rules_array, deals, seed):
+    """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
+    rules = rules_array[0]
+    state_array = np.zeros(1, dtype=TABLE_STATE_DTYPE)
+    state = state_array[0]
+    deck = sorted_deck(rules)
+    rng = seed_rng(seed)
+    plies = 0
+    game_points = 0
+    for _ in range(deals):
+        rng, dealer = shuffle_and_cut(deck, rng, rules.num_players)
+        deal(state, rules, deck, dealer)
+        while state.phase != OVER:
+            low, high = legal_masks(state, rules)
+            count_low = popcount(low)
+            rng, choice = random_below(rng, count_low + popcount(high))
+            if choice < count_low:
+                action = nth_set_bit(low, choice)
+            else:
+                action = HIGH + nth_set_bit(high, choice - count_low)
+            apply_action(state, rules, action)
+            plies += 1
+        for seat in range(rules.num_players):
+            game_points += state.scores[seat]
+    return plies, game_points
