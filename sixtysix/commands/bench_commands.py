@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..engine.rules import MINI_PRESETS
+from ..table_game import TABLE_PRESET_NAMES
 from .arguments import (
     ALL_PRESETS,
     add_command,
@@ -112,6 +113,7 @@ def add_core(kinds) -> None:
         "sixty_six",
         ("deals", 1_000_000, "deals to play", PLAYOUT_DEALS_LIMIT),
         "seed of the random stream",
+        presets=[*ALL_PRESETS, *TABLE_PRESET_NAMES],
     )
     core.add_argument(
         "--reference-c",

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine import core, solver
+from ..engine import core, multi_core, solver
 from ..engine.checks import check_integer, check_seed
 from ..game import Game
+from ..table_game import TableGame
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
 PLAYOUT_DEALS_LIMIT = 2**63  # numba and the C playout count deals in a signed 64-bit integer
@@ -32,12 +33,14 @@ def _check_playouts(deals, seed) -> tuple[int, int]:
 
 
 def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
-    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded."""
+    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded.
+    The multi-player presets run on ``multi_core``."""
     deals, seed = _check_playouts(deals, seed)
     game = Game(preset)
-    core.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
+    kernel = multi_core if isinstance(game, TableGame) else core
+    kernel.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
-    plies, game_points = core.random_playouts(game.rule_array, deals, seed)
+    plies, game_points = kernel.random_playouts(game.rule_array, deals, seed)
     seconds = time.perf_counter() - start
     return {
         "preset": preset,
@@ -45,6 +48,7 @@ def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1)
         "seed": seed,
         "seconds": round(seconds, 6),
         "deals_per_s": round(deals / seconds, 1),
+        "plies_per_s": round(plies / seconds, 1),
         "plies": int(plies),
         "game_points": int(game_points),
         "plies_per_deal": round(plies / deals, 4),

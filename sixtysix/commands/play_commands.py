@@ -11,6 +11,7 @@ from functools import partial
 from sixtysix.agents.human import HumanAgent, PlayerLeft
 
 from .. import agents
+from ..engine import multi_rules
 from ..engine.rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 from ..game import Game
 from .arguments import (
@@ -74,10 +75,14 @@ def run_demo(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 # ---- presets ---------------------------------------------------------------------------------
 
 
+TABLE_PRESETS = {**multi_rules.TABLE_PRESETS, **multi_rules.TABLE_MINI_PRESETS}
+LISTED_PRESETS = [*ALL_PRESETS, *TABLE_PRESETS]
+
+
 def preset_name(name: str) -> str:
     """An argparse ``type`` for a preset name; an unknown one is refused with the valid ones."""
-    if name not in ALL_PRESETS:
-        valid = ", ".join(map(repr, ALL_PRESETS))
+    if name not in LISTED_PRESETS:
+        valid = ", ".join(map(repr, LISTED_PRESETS))
         raise argparse.ArgumentTypeError(f"invalid choice: {name!r} (choose from {valid})")
     return name
 
@@ -88,7 +93,8 @@ def add_presets(commands) -> None:
         commands,
         "presets",
         "list the rule presets and their options",
-        "Without NAME: how each preset (the mini presets after them) differs from sixty_six. "
+        "Without NAME: how each two-player preset (the mini presets after them) differs from "
+        "sixty_six, and each preset for two to four seats from the multi-player defaults. "
         "With NAME: every option of the named presets, one column per preset.",
     )
     presets.add_argument(
@@ -105,7 +111,7 @@ def add_presets(commands) -> None:
 def run_presets(args: argparse.Namespace) -> int:
     """Print the presets' differences, the options of the named ones, or all as JSON."""
     if args.json:
-        values = {name: option_values(name) for name in args.names or ALL_PRESETS}
+        values = {name: option_values(name) for name in args.names or LISTED_PRESETS}
         print(json.dumps(values, indent=2))
     elif args.names:
         print_option_table(args.names)
@@ -116,6 +122,9 @@ def run_presets(args: argparse.Namespace) -> int:
 
 def option_values(preset: str) -> dict:
     """Every rule option of ``preset`` with its value."""
+    if preset in TABLE_PRESETS:
+        rules = multi_rules.make_table_rules(preset)
+        return {option: getattr(rules, option) for option in multi_rules.OPTION_NAMES}
     rules = make_rules(preset)
     return {option: getattr(rules, option) for option in OPTION_NAMES}
 
@@ -126,15 +135,21 @@ def print_differences() -> None:
         values = option_values(name)
         listed = ", ".join(f"{option}={values[option]!r}" for option in values if option in changed)
         print(f"{name}: {listed or '(defaults)'}")
+    print("For two to four seats (docs/rules.md, 'Three and four players'):")
+    for name, changed in TABLE_PRESETS.items():
+        values = option_values(name)
+        listed = ", ".join(f"{option}={values[option]!r}" for option in values if option in changed)
+        print(f"{name}: {listed or '(the multi-player defaults)'}")
     print("Every value: sixtysix presets NAME [NAME ...], or sixtysix presets --json")
 
 
 def print_option_table(names: list[str]) -> None:
     """Every option of the presets ``names``: one row per option, one column per preset."""
-    columns = [["option", *OPTION_NAMES]]
-    for name in names:
-        values = option_values(name)
-        columns.append([name, *(repr(values[option]) for option in OPTION_NAMES)])
+    tables = [option_values(name) for name in names]
+    options = list(dict.fromkeys(option for values in tables for option in values))
+    columns = [["option", *options]]
+    for name, values in zip(names, tables, strict=True):
+        columns.append([name, *(repr(values[o]) if o in values else "-" for o in options)])
     widths = [max(map(len, column)) for column in columns]
     for row in zip(*columns, strict=True):
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]

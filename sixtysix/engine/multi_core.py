@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import nth_set_bit, popcount
+from .bits import nth_set_bit, popcount, trailing_zeros
 from .core import random_below, seed_rng
 from .multi_rules import (
     CLAIM_AUTOMATIC,
@@ -135,7 +135,7 @@ TABLE_STATE_DTYPE = np.dtype(
         ("led", np.int64),  # card led to the current trick, -1 if none
         ("winning", np.int64),  # the card winning the current trick so far
         ("trick_size", np.int64),  # cards played to the current trick
-        ("married_suits", np.int64),  # suits whose marriage was declared (M11)
+        ("married_cards", np.int64),  # the cards of the suits whose marriage was declared (M11)
         ("closed_by", np.int64),  # closer, -1 if not closed
         ("tricks_done", np.int64),
         ("turn_acted", np.int64),  # the leader exchanged or closed this turn
@@ -197,9 +197,9 @@ def talon_open(state):
 @njit(cache=True, inline="always")
 def mask_tricks(state, rules, seats):
     tricks = 0
-    for seat in range(rules.num_players):
-        if (seats >> seat) & 1:
-            tricks += state.tricks[seat]
+    while seats:
+        tricks += state.tricks[trailing_zeros(seats)]
+        seats &= seats - 1
     return tricks
 
 
@@ -224,9 +224,9 @@ def credited(state, rules, seat):
 @njit(cache=True, inline="always")
 def mask_total(state, rules, seats):
     total = 0
-    for seat in range(rules.num_players):
-        if (seats >> seat) & 1:
-            total += credited(state, rules, seat)
+    while seats:
+        total += credited(state, rules, trailing_zeros(seats))
+        seats &= seats - 1
     return total
 
 
@@ -280,7 +280,7 @@ def deal(state, rules, deck, dealer):
     state.led = -1
     state.winning = -1
     state.trick_size = 0
-    state.married_suits = 0
+    state.married_cards = 0
     state.closed_by = -1
     state.tricks_done = 0
     state.turn_acted = 0
@@ -376,11 +376,7 @@ def marriage_value(state, rules, suit):
 @njit(cache=True, inline="always")
 def _pairs(state, hand):
     """Queens of ``hand`` whose king is in hand too, in suits not yet declared (M11)."""
-    pairs = hand & (hand >> 1) & np.int64(QUEENS)
-    for suit in range(4):
-        if (state.married_suits >> suit) & 1:
-            pairs &= ~suit_cards(suit)
-    return pairs
+    return hand & (hand >> 1) & np.int64(QUEENS) & ~state.married_cards
 
 
 @njit(cache=True, inline="always")
@@ -398,7 +394,7 @@ def _may_exchange(state, rules, seat):
     return state.talon[state.talon_end - 1] != card and (state.hand[seat] >> card) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead_actions(state, rules):
     seat = state.leader
     hand = state.hand[seat]
@@ -452,7 +448,7 @@ def _beating(state, rules, cards):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_options(state, rules, hand):
     """The cards of ``hand`` a follower may play to the current trick (1.7, M8e, M13, M14)."""
     led_suit = suit_of(state.led)
@@ -518,7 +514,7 @@ def _bid_actions(state, rules):
     return high
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_masks(state, rules):
     """The legal action ids as two masks ``(low, high)`` (both 0 when the deal is over)."""
     phase = state.phase
@@ -645,7 +641,7 @@ def _announcement_check(state, rules):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _claim_point(state, rules, seat):
     """A claim point for ``seat``'s side (after its trick, marriage or meld); True if the
     deal ended. At the first one after the reveal every side is checked (MP-A9, M5)."""
@@ -716,7 +712,7 @@ def _set_called_sides(state, rules):
         state.team[seat] = partners if (partners >> seat) & 1 else rest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(state, rules):
     """Each playing seat draws one card, the trick winner first (1.6, MP-A4)."""
     seat = state.leader
@@ -730,7 +726,7 @@ def _draw(state, rules):
         seat = next_seat(state, rules, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve_trick(state, rules):
     """The trick is complete: credit it, then the checks, the draw, the next lead."""
     winner = -1
@@ -774,7 +770,7 @@ def _resolve_trick(state, rules):
     _start_lead(state, winner)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _trick_ends_deal(state, rules, winner):
     """The checks after a trick: betli and the moon fail, claims and durchmars."""
     if state.announced == BETLI:
@@ -791,7 +787,7 @@ def _trick_ends_deal(state, rules, winner):
     return _claim_point(state, rules, winner)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place_card(state, rules, seat, card):
     """``seat`` puts ``card`` on the trick (lead or follow)."""
     state.hand[seat] &= ~(np.int64(1) << card)
@@ -808,7 +804,7 @@ def _place_card(state, rules, seat, card):
     state.trick_size += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _after_card(state, rules, seat):
     """Whose turn comes after ``seat`` played: the partner's meld point, the next follower,
     or the end of the trick."""
@@ -831,7 +827,7 @@ def _declare(state, rules, seat, suit):
     if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
         state.trump = suit  # na66: the marriage's card is led and sets trump (M18)
     state.marriage[seat] += marriage_value(state, rules, suit)
-    state.married_suits |= np.int64(1) << suit
+    state.married_cards |= suit_cards(suit)
 
 
 @njit(cache=True)
@@ -917,7 +913,7 @@ def _apply_call(state, rules, card):
     _begin_announcements(state, rules)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(state, rules, action):
     """Apply a legal action id (legality is the caller's duty: see ``legal_masks``)."""
     seat = state.to_move

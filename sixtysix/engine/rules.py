@@ -27,6 +27,7 @@ from .cards import (
     card_index,
 )
 from .checks import is_integer
+from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
@@ -285,7 +286,8 @@ def make_rules(preset: str = "sixty_six", **overrides) -> RuleSet:
     if options is None:
         raise ValueError(
             f"unknown preset {preset!r}: valid presets are {', '.join(PRESETS)}; "
-            f"mini presets are {', '.join(MINI_PRESETS)}"
+            f"mini presets are {', '.join(MINI_PRESETS)}; for three and four players "
+            f"{', '.join(TABLE_PRESETS)}, and their minis {', '.join(TABLE_MINI_PRESETS)}"
         )
     _check_option_names(overrides)
     return RuleSet(**{**options, **overrides})
