@@ -47,6 +47,23 @@ class DealFacts:
         )
 
     @property
+    def scores(self) -> tuple[int, int] | None:
+        """The game points each player scores in this deal, ``None`` until it ends."""
+        if not self.is_terminal:
+            return None
+        winner, points, _ = self.outcome
+        return tuple(points if player == winner else 0 for player in (0, 1))
+
+    @property
+    def reason(self) -> str | None:
+        """The outcome reason (docs/rules.md R-A12), ``None`` until the deal ends."""
+        return self.outcome[2] if self.is_terminal else None
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
     def card_points(self) -> tuple[int, int]:
         """Credited totals: card points, last-trick bonus and marriages that count."""
         return tuple(int(t) for t in core.totals_array(self.array, self.game.rule_array))

@@ -26,6 +26,7 @@ from .engine.multi_rules import (
     mask_names,
     parse_card,
 )
+from .table_view import TableView
 
 TABLE_PRESET_NAMES = (*TABLE_PRESETS, *TABLE_MINI_PRESETS)
 
@@ -105,6 +106,16 @@ class TableState:
         self.array = np.zeros(1, dtype=mc.TABLE_STATE_DTYPE)
         mc.deal_array(self.array, game.rule_array, deck, dealer)
         self.history_ids: list[tuple[int, int]] = []
+        self.hand_log: list[tuple[int, ...]] = [self._hand_masks()]
+
+    def _hand_masks(self) -> tuple[int, ...]:
+        return tuple(int(mask) for mask in self._record["hand"][: self.num_players])
+
+    @property
+    def face_up_at_deal(self) -> str | None:
+        """The card turned face up by the deal, if the pattern turns one."""
+        position = int(self.game.rule_array[0]["face_up_position"])
+        return None if position < 0 else card_name(int(self.deck[position]))
 
     @property
     def _record(self):
@@ -143,6 +154,7 @@ class TableState:
                 detail = f"seat {seat} is to move; legal actions: {self._legal_text()}"
             raise IllegalActionError(f"illegal action {action!r}: {detail}")
         self.history_ids.append((seat, action_id))
+        self.hand_log.append(self._hand_masks())
         return self
 
     def _legal_text(self) -> str:
@@ -154,7 +166,12 @@ class TableState:
         copy.game, copy.deck, copy.dealer = self.game, self.deck, self.dealer
         copy.array = self.array.copy()
         copy.history_ids = list(self.history_ids)
+        copy.hand_log = list(self.hand_log)
         return copy
+
+    def view(self, seat: int) -> TableView:
+        """What ``seat`` may know of this deal: the input of every agent."""
+        return TableView(self, check_integer(seat, "seat", 0, self.num_players))
 
     # ---- reading --------------------------------------------------------------
     @property

@@ -405,11 +405,6 @@ def _validate_sides(rules: TableRules) -> None:
                 "claims; valid: automatic, manual, optional_verified")
     if sides == "fixed_opposite" and n != 4:
         _refuse("sides", sides, f"fixed partners need 4 players, not {n}")
-    if sides == "none" and n == 2:
-        _refuse("num_players", n, "two players each for himself are the two-player presets")
-    if rules.trump_source == "none":
-        _refuse("trump_source", "none", "no game is trumpless from the deal (betli is an "
-                "announcement); valid: turn_up, called_card, first_lead")
 
 
 def _validate_options(rules: TableRules) -> None:
