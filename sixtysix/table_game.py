@@ -22,6 +22,7 @@ from .engine.multi_rules import (
     TableRules,
     card_name,
     compile_table_rules,
+    deal_seats,
     make_table_rules,
     mask_names,
     parse_card,
@@ -42,6 +43,12 @@ class TableGame:
         self.rule_array = compile_table_rules(self.rules)
         self.deck_cards = list(self.rules.deck_cards)
         self.num_players = self.rules.num_players
+        seats, face_up = deal_seats(self.rules)
+        #: Deck positions in talon order, top first, a face-up card's position last.
+        self.talon_positions = [p for p, seat in enumerate(seats) if seat < 0 and p != face_up]
+        self.talon_positions += [face_up] if face_up >= 0 else []
+        #: The seat offset from the first leader that each deck position is dealt to.
+        self.deal_offsets = seats
 
     def __repr__(self) -> str:
         options = "".join(f", {name}={value!r}" for name, value in self.overrides.items())
@@ -107,6 +114,16 @@ class TableState:
         mc.deal_array(self.array, game.rule_array, deck, dealer)
         self.history_ids: list[tuple[int, int]] = []
         self.hand_log: list[tuple[int, ...]] = [self._hand_masks()]
+        first = (dealer + 1) % self.num_players
+        #: Per deck position, who received its card and after how many actions (0: the
+        #: deal), or None while it lies in the talon: public, as the draw order is.
+        self.receipts: list[tuple[int, int] | None] = [
+            None if offset < 0 else ((first + offset) % self.num_players, 0)
+            for offset in game.deal_offsets
+        ]
+        #: ``(seat, action index, mask)``: the seat, following at that action, was shown to
+        #: hold none of the mask's cards (docs/rules.md, following); public.
+        self.exclusions: list[tuple[int, int, int]] = []
 
     def _hand_masks(self) -> tuple[int, ...]:
         return tuple(int(mask) for mask in self._record["hand"][: self.num_players])
@@ -147,15 +164,32 @@ class TableState:
                 f"id; legal actions: {self._legal_text()}"
             )
         seat = int(self._record["to_move"])
+        drawn = int(self._record["talon_top"])
+        excluded = int(mc.follow_exclusions_array(self.array, self.game.rule_array, action_id % 32))
         if not mc.apply_checked(self.array, self.game.rule_array, action_id):
             if self.is_terminal:
                 detail = "the deal is over"
             else:
                 detail = f"seat {seat} is to move; legal actions: {self._legal_text()}"
             raise IllegalActionError(f"illegal action {action!r}: {detail}")
+        if excluded and action_id < mc.A_MARRY:
+            self.exclusions.append((seat, len(self.history_ids), excluded))
         self.history_ids.append((seat, action_id))
         self.hand_log.append(self._hand_masks())
+        self._log_draws(drawn)
         return self
+
+    def _log_draws(self, drawn: int) -> None:
+        """Record who drew the talon cards ``drawn`` onwards in this action: the trick's
+        winner first, then each playing seat in play order (RULES_MULTI 1.6)."""
+        record = self._record
+        seat = int(record["last_winner"])
+        playing = int(record["playing"])
+        for k in range(drawn, int(record["talon_top"])):
+            self.receipts[self.game.talon_positions[k]] = (seat, len(self.history_ids))
+            seat = (seat + 1) % self.num_players
+            while not playing >> seat & 1:
+                seat = (seat + 1) % self.num_players
 
     def _legal_text(self) -> str:
         return ", ".join(self.legal_actions()) or "none: the deal is over"
@@ -167,6 +201,8 @@ class TableState:
         copy.array = self.array.copy()
         copy.history_ids = list(self.history_ids)
         copy.hand_log = list(self.hand_log)
+        copy.receipts = list(self.receipts)
+        copy.exclusions = list(self.exclusions)
         return copy
 
     def view(self, seat: int) -> TableView:
@@ -256,6 +292,14 @@ class TableState:
         """The seat whose hand lies face down (betli, the moon), if any."""
         seat = int(self._record["sits_out"])
         return None if seat < 0 else seat
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's side now, as the seats on it (the truth, hidden partners included:
+        a view never holds it)."""
+        n = self.num_players
+        teams = self._record["team"]
+        return tuple(tuple(s for s in range(n) if int(teams[seat]) >> s & 1) for seat in range(n))
 
     @property
     def scores(self) -> tuple[int, ...] | None:

@@ -38,6 +38,8 @@ class TableView:
         self.hand_at_deal = state.hand_log[0][seat]
         self.hand_history = tuple(hands[seat] for hands in state.hand_log[1:])
         self.face_up_at_deal = state.face_up_at_deal
+        self.receipts = tuple(state.receipts)
+        self.exclusions = tuple(state.exclusions)
         self.history = tuple(state.history_ids)
         self.talon_size = len(state.talon)
         self.face_up = self._face_up(state)

@@ -485,6 +485,57 @@ def follow_options(state, rules, hand):
 
 
 @njit(cache=True)
+def follow_exclusions(state, rules, played):
+    """Cards the follower to move cannot hold now, since playing ``played`` is legal: the
+    cards of every step of ``follow_options`` before the one ``played`` belongs to."""
+    led_suit = suit_of(state.led)
+    led_cards = suit_cards(led_suit)
+    card = np.int64(1) << played
+    if state.announced == BETLI:
+        excluded = np.int64(0)
+        if rules.betli_must_head:
+            higher = _beating(state, rules, led_cards)
+            if card & higher:
+                return excluded
+            excluded |= higher
+        return excluded if card & led_cards else excluded | led_cards
+    if talon_open(state) and not rules.open_strict:
+        return np.int64(0)
+    excluded = np.int64(0)
+    if rules.must_head and suit_of(state.winning) == led_suit:
+        higher = _beating(state, rules, led_cards)
+        if card & higher:
+            return excluded
+        excluded |= higher
+    if not rules.must_follow:
+        return excluded
+    if card & led_cards:
+        return excluded
+    excluded |= led_cards
+    if not rules.must_trump or state.trump < 0:
+        return excluded
+    trumps = suit_cards(state.trump)
+    over = _beating(state, rules, trumps)
+    if rules.trump_if_winning:
+        return excluded if card & over else excluded | over
+    if rules.must_overtrump and suit_of(state.winning) == state.trump:
+        if card & over:
+            return excluded
+        excluded |= over
+    return excluded if card & trumps else excluded | trumps
+
+
+@njit(cache=True)
+def follow_exclusions_array(state_array, rules_array, played):
+    """``follow_exclusions`` on one-element state and rule arrays (0 unless a follower
+    is to move)."""
+    state = state_array[0]
+    if state.phase != FOLLOW:
+        return np.int64(0)
+    return follow_exclusions(state, rules_array[0], played)
+
+
+@njit(cache=True)
 def _announce_actions(state, rules):
     seat = state.to_move
     high = _high(A_PASS)
@@ -505,9 +556,7 @@ def _bid_actions(state, rules):
         high |= _high(A_BID + level)
     n = rules.num_players
     forced = (
-        not rules.redeal_on_all_pass
-        and state.high_bid == 0
-        and popcount(state.passed) == n - 1
+        not rules.redeal_on_all_pass and state.high_bid == 0 and popcount(state.passed) == n - 1
     )
     if not forced:
         high |= _high(A_PASS)
