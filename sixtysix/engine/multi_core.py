@@ -134,6 +134,10 @@ TABLE_STATE_DTYPE = np.dtype(
         ("leader", np.int64),  # leader of the current trick
         ("led", np.int64),  # card led to the current trick, -1 if none
         ("winning", np.int64),  # the card winning the current trick so far
+        ("winning_seat", np.int64),  # who played it
+        ("trick_cards", np.int64),  # the cards of the current trick
+        ("trick_points", np.int64),  # their points
+        ("in_hands", np.int64),  # cards in the hands of the seats that play
         ("trick_size", np.int64),  # cards played to the current trick
         ("married_cards", np.int64),  # the cards of the suits whose marriage was declared (M11)
         ("closed_by", np.int64),  # closer, -1 if not closed
@@ -279,6 +283,10 @@ def deal(state, rules, deck, dealer):
     state.to_move = first
     state.led = -1
     state.winning = -1
+    state.winning_seat = -1
+    state.trick_cards = 0
+    state.trick_points = 0
+    state.in_hands = n * rules.hand_size
     state.trick_size = 0
     state.married_cards = 0
     state.closed_by = -1
@@ -773,34 +781,26 @@ def _draw(state, rules):
             state.holder = seat
             _set_called_sides(state, rules)
         seat = next_seat(state, rules, seat)
+    state.in_hands += popcount(state.playing)
 
 
 @njit(cache=True, inline="always")
 def _resolve_trick(state, rules):
     """The trick is complete: credit it, then the checks, the draw, the next lead."""
-    winner = -1
-    cards = np.int64(0)
-    points = 0
+    winner = state.winning_seat
     for seat in range(rules.num_players):
-        card = state.trick[seat]
-        if card >= 0:
-            cards |= np.int64(1) << card
-            points += rules.card_points[card]
-            if card == state.winning:
-                winner = seat
-            state.trick[seat] = -1
-    state.points[winner] += points
+        state.trick[seat] = -1
+    state.points[winner] += state.trick_points
     state.tricks[winner] += 1
-    state.won[winner] |= cards
+    state.won[winner] |= state.trick_cards
     state.tricks_done += 1
     state.last_winner = winner
     state.led = -1
     state.winning = -1
+    state.trick_cards = 0
+    state.trick_points = 0
     state.trick_size = 0
-    hands_empty = True
-    for seat in range(rules.num_players):
-        if (state.playing >> seat) & 1 and state.hand[seat]:
-            hands_empty = False
+    hands_empty = state.in_hands == 0
     if hands_empty and state.closed_by < 0 and not talon_open(state):
         state.points[winner] += rules.last_trick_bonus
     if _trick_ends_deal(state, rules, winner):
@@ -839,17 +839,23 @@ def _trick_ends_deal(state, rules, winner):
 @njit(cache=True, inline="always")
 def _place_card(state, rules, seat, card):
     """``seat`` puts ``card`` on the trick (lead or follow)."""
-    state.hand[seat] &= ~(np.int64(1) << card)
+    bit = np.int64(1) << card
+    state.hand[seat] &= ~bit
+    state.in_hands -= 1
     state.trick[seat] = card
+    state.trick_cards |= bit
+    state.trick_points += rules.card_points[card]
     if card == state.called:
         state.revealed = 1
     if state.trick_size == 0:
         state.led = card
         state.winning = card
+        state.winning_seat = seat
         if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
             state.trump = suit_of(card)
     elif beats(state, rules, card, state.winning):
         state.winning = card
+        state.winning_seat = seat
     state.trick_size += 1
 
 
@@ -889,6 +895,14 @@ def _close(state, rules, seat):
 
 
 @njit(cache=True)
+def _sit_out(state, seat):
+    """``seat`` lays his hand face down: he plays no trick and draws no card."""
+    state.sits_out = seat
+    state.playing &= ~(np.int64(1) << seat)
+    state.in_hands -= popcount(state.hand[seat])
+
+
+@njit(cache=True)
 def _end_auction(state, rules):
     """The contract is set (N4, N5, M18): sides, the moon's sitting-out partner, the lead."""
     declarer = state.declarer
@@ -898,8 +912,7 @@ def _end_auction(state, rules):
         for seat in range(n):
             state.team[seat] = np.int64(1) << seat if seat == declarer else rest
     elif state.high_bid == MOON:
-        state.sits_out = (declarer + 2) % 4
-        state.playing &= ~(np.int64(1) << state.sits_out)
+        _sit_out(state, (declarer + 2) % 4)
     _start_lead(state, declarer)
 
 
@@ -946,8 +959,7 @@ def _apply_announcement(state, rules, seat, action):
             for other in range(rules.num_players):
                 state.team[other] = np.int64(1) << seat if other == seat else rest
         elif rules.betli_sits_out:
-            state.sits_out = (seat + 2) % 4
-            state.playing &= ~(np.int64(1) << state.sits_out)
+            _sit_out(state, (seat + 2) % 4)
     _start_lead(state, seat)
 
 
