@@ -165,14 +165,16 @@ class TableState:
             )
         seat = int(self._record["to_move"])
         drawn = int(self._record["talon_top"])
-        excluded = int(mc.follow_exclusions_array(self.array, self.game.rule_array, action_id % 32))
+        excluded = 0
+        if int(self._record["phase"]) == mc.FOLLOW and 0 <= action_id < mc.A_MARRY:
+            excluded = int(mc.follow_exclusions_array(self.array, self.game.rule_array, action_id))
         if not mc.apply_checked(self.array, self.game.rule_array, action_id):
             if self.is_terminal:
                 detail = "the deal is over"
             else:
                 detail = f"seat {seat} is to move; legal actions: {self._legal_text()}"
             raise IllegalActionError(f"illegal action {action!r}: {detail}")
-        if excluded and action_id < mc.A_MARRY:
+        if excluded:
             self.exclusions.append((seat, len(self.history_ids), excluded))
         self.history_ids.append((seat, action_id))
         self.hand_log.append(self._hand_masks())

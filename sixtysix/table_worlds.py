@@ -286,6 +286,28 @@ def count_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> int:
     return _Matchings(layout).total // _orderings(view)
 
 
+def replay_checks_more(view: TableView) -> bool:
+    """Whether a fact only the replay checks occurs in ``view``'s game (then not every
+    candidate is a world, and ``count_worlds`` enumerates)."""
+    return _layout(view).residual
+
+
+def draw_candidates(view: TableView, count: int, seed: int) -> list[list[str]]:
+    """``count`` candidate decks drawn uniformly by the dynamic program, before the
+    replay check (``world_of``)."""
+    rng = random.Random(check_seed(seed))
+    layout = _layout(view)
+    matchings = _Matchings(layout)
+    return [
+        _deck(view, layout, matchings.draw(rng)) for _ in range(check_integer(count, "count", 1))
+    ]
+
+
+def world_of(view: TableView, deck: list[str]):
+    """The replayed world of ``deck`` if it gives ``view``'s seat the same view, else None."""
+    return _consistent(view, deck)
+
+
 def sample_worlds(view: TableView, count: int, seed: int, tries: int = SAMPLING_TRIES) -> list:
     """``count`` worlds of ``view`` drawn uniformly and independently (with repetition),
     from ``seed``; a ValueError if ``tries`` candidates per world find too few."""

@@ -170,14 +170,10 @@ def test_where_no_fact_is_left_to_the_replay_every_drawn_candidate_is_a_world(pr
     """The dynamic program's candidates already respect every public fact, so the replay
     rejects none of them (a self-check of the exclusions and shown cards)."""
     game = sixtysix.Game(preset, **options)
-    rng = random.Random(1)
     for state, view in random_views(game, range(10), 40):
-        layout = table_worlds._layout(view)
-        assert not layout.residual
-        matchings = table_worlds._Matchings(layout)
-        for _ in range(5):
-            deck = table_worlds._deck(view, layout, matchings.draw(rng))
-            assert table_worlds._consistent(view, deck) is not None, (preset, state.history)
+        assert not table_worlds.replay_checks_more(view)
+        for deck in table_worlds.draw_candidates(view, 5, seed=1):
+            assert table_worlds.world_of(view, deck) is not None, (preset, state.history)
 
 
 def test_a_partners_meld_point_is_checked_by_the_replay():
