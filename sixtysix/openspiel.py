@@ -4,6 +4,7 @@
 
 The state delegates every rule to the engine (``sixtysix.game.State``); this
 module only adds the explicit deal, the observers and the world resampler.
+What follows is for the two-player presets; the multi-player ones come last.
 
 Parameters: ``preset`` (any name of ``PRESETS`` or ``MINI_PRESETS``), ``dealer``
 (0 or 1, default 1, so player 0 leads first) and every deal-level rule option
@@ -33,6 +34,22 @@ plus a ``deal_progress`` number. The observation (no recall) is the view's
 "now" block and a readable summary of the same facts. During the deal a
 player knows the cards dealt to him so far and the face-up card once it is
 turned.
+
+Three and four players: every multi-player preset (``TABLE_PRESET_NAMES``:
+``snapszer3``, ``snapszer4``, the called-card games, ``na66`` and their minis) is
+a preset of the same game, played by ``sixtysix.table_game`` (RULES_MULTI), with
+``num_players`` from the preset and the multi-player rule options
+(``TABLE_DEAL_OPTIONS``) as parameters; ``dealer`` is a seat (default 1, so seat
+2 leads first with four seats). Player actions are the multi-player ids
+(``multi_core``, 0-114, ``NUM_TABLE_ACTIONS``); chance actions are card indices
+over the 32-card pack (``suit * 8 + rank``), each hand dealt in ascending order
+seat by seat from the dealer's left, then the face-up card, then the talon
+(``_TableDeal``). Returns are the research payoff of RULES_MULTI 1.13.6
+(``table_returns``): +g for each winner and -g for each loser of a two-sided
+deal, the game points of each seat in a normal ``snapszer3`` deal. The game
+type is zero-sum when the sides are always of equal size and general-sum
+otherwise (``table_game_type``). Observers wrap ``TableView``
+(``TableObserver``); worlds for ISMCTS come from ``TableWorldSampler``.
 """
 
 from __future__ import annotations
@@ -44,68 +61,117 @@ import numpy as np
 import pyspiel
 
 from .engine import core
+from .engine import multi_core as mc
 from .engine.actions import action_name
 from .engine.cards import NUM_CARD_INDICES, card_name, mask_text, mask_to_cards, suit_of
-from .engine.checks import check_player
+from .engine.checks import check_integer, check_player
+from .engine.multi_actions import table_action_name
+from .engine.multi_rules import NUM_CARDS as TABLE_NUM_CARDS
+from .engine.multi_rules import OPTION_NAMES as TABLE_OPTION_NAMES
+from .engine.multi_rules import RANKS_PER_SUIT as TABLE_RANKS_PER_SUIT
+from .engine.multi_rules import SUITS as TABLE_SUITS
+from .engine.multi_rules import TableRules, mask_names, parse_card
+from .engine.multi_rules import card_name as table_card_name
 from .engine.rules import OPTION_NAMES, RuleSet, rules_text
 from .facts import PHASE_NAMES
 from .game import Game
 from .game import State as EngineState
+from .table_game import TABLE_PRESET_NAMES, TableGame, TableState
+from .table_worlds import sample_worlds
 from .view import HISTORY_BLOCKS, NOW_BLOCKS
 
 GAME_NAME = "python_sixty_six"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 MATCH_OPTIONS = ("next_dealer", "draw_bonus_next_deal", "match_target", "match_shutout_double")
 DEAL_OPTIONS = tuple(name for name in OPTION_NAMES if name not in MATCH_OPTIONS)
+#: The multi-player rule options that are parameters: all but the match's.
+TABLE_MATCH_OPTIONS = ("match_target", "match_scoring", "next_dealer")
+TABLE_DEAL_OPTIONS = tuple(name for name in TABLE_OPTION_NAMES if name not in TABLE_MATCH_OPTIONS)
 MAX_REMEMBERED_STRINGS = 1 << 18  # per observer; forgotten all at once when full
 _UNSET = {bool: -1, int: -1, str: ""}
 _DEFAULT_RULES = RuleSet()
+_DEFAULT_TABLE_RULES = TableRules()
 
 
 def _option_type(name: str) -> type:
-    return type(getattr(_DEFAULT_RULES, name))
+    if name in DEAL_OPTIONS:
+        return type(getattr(_DEFAULT_RULES, name))
+    return type(getattr(_DEFAULT_TABLE_RULES, name))
 
 
 PARAMETERS = {
     "preset": "sixty_six",
     "dealer": 1,
     **{name: _UNSET[_option_type(name)] for name in DEAL_OPTIONS},
+    # The options only the multi-player presets have (shared names are listed above).
+    **{name: _UNSET[_option_type(name)] for name in TABLE_DEAL_OPTIONS if name not in DEAL_OPTIONS},
 }
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Sixty-Six and Schnapsen (sixtysix engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=PARAMETERS,
-)
+
+def _game_type(players: tuple[int, int], utility) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Sixty-Six and Schnapsen (sixtysix engine)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1],
+        min_num_players=players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS,
+    )
+
+
+_ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
+_GENERAL_SUM = pyspiel.GameType.Utility.GENERAL_SUM
+#: The type registered for ``python_sixty_six`` (2 to 4 players; the utility of the default
+#: preset). Each game's own ``get_type()`` is that of its preset (``table_game_type``).
+GAME_TYPE = _game_type((2, 4), _ZERO_SUM)
+#: The type of every two-player preset of ``PRESETS`` and ``MINI_PRESETS``.
+TWO_PLAYER_GAME_TYPE = _game_type((2, 2), _ZERO_SUM)
+
+
+def _set_options(params: dict, names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if params.get(name, PARAMETERS[name]) != PARAMETERS[name]]
+
+
+def _checked_option(name: str, value):
+    if _option_type(name) is bool:
+        if value not in (0, 1):
+            raise ValueError(
+                f"invalid value {value!r} for rule option {name!r}: use 0 (off) or 1 (on), "
+                "or leave it out for the preset's value"
+            )
+        return bool(value)
+    return value
 
 
 def rule_overrides(params: dict) -> dict:
     """The rule options set in OpenSpiel ``params`` (unset ones keep the preset's value)."""
-    overrides = {}
-    for name in DEAL_OPTIONS:
-        value = params.get(name, PARAMETERS[name])
-        if value == PARAMETERS[name]:
-            continue
-        if _option_type(name) is bool:
-            if value not in (0, 1):
-                raise ValueError(
-                    f"invalid value {value!r} for rule option {name!r}: use 0 (off) or 1 (on), "
-                    "or leave it out for the preset's value"
-                )
-            value = bool(value)
-        overrides[name] = value
-    return overrides
+    return {
+        name: _checked_option(name, params[name]) for name in _set_options(params, DEAL_OPTIONS)
+    }
+
+
+def table_rule_overrides(params: dict) -> dict:
+    """The multi-player rule options set in ``params``; a two-player-only option is refused."""
+    foreign = [
+        name for name in _set_options(params, DEAL_OPTIONS) if name not in TABLE_DEAL_OPTIONS
+    ]
+    if foreign:
+        raise ValueError(
+            f"rule option {foreign[0]!r} is not an option of the multi-player preset "
+            f"{params['preset']!r}; its options are {', '.join(TABLE_DEAL_OPTIONS)}"
+        )
+    return {
+        name: _checked_option(name, params[name])
+        for name in _set_options(params, TABLE_DEAL_OPTIONS)
+    }
 
 
 class _Deal:
@@ -173,10 +239,24 @@ class _Deal:
 
 
 class SixtySixGame(pyspiel.Game):
-    """``python_sixty_six``: one deal of a sixtysix rule set."""
+    """``python_sixty_six``: one deal of a sixtysix rule set (two players, or a
+    multi-player preset of ``TABLE_PRESET_NAMES`` for 2 to 4 seats)."""
 
     def __init__(self, params: dict | None = None) -> None:
         params = {**PARAMETERS, **(params or {})}
+        # Only the parameters that differ from the defaults: a short, loadable game string.
+        given = {k: v for k, v in params.items() if k == "preset" or v != PARAMETERS[k]}
+        if params["preset"] in TABLE_PRESET_NAMES:
+            self._init_table(params, given)
+            return
+        table_only = [
+            name for name in _set_options(params, TABLE_DEAL_OPTIONS) if name not in DEAL_OPTIONS
+        ]
+        if table_only:
+            raise ValueError(
+                f"rule option {table_only[0]!r} is an option of the multi-player presets "
+                f"({', '.join(TABLE_PRESET_NAMES)}), not of {params['preset']!r}"
+            )
         dealer = check_player(params["dealer"], "dealer")
         engine_game = Game(params["preset"], **rule_overrides(params))
         rules = engine_game.rule_array
@@ -193,13 +273,32 @@ class SixtySixGame(pyspiel.Game):
             # close, an exchange on close and a claim, plus the final claim or pass.
             max_game_length=3 * tricks + 5,
         )
-        # Only the parameters that differ from the defaults: a short, loadable game string.
-        given = {k: v for k, v in params.items() if k == "preset" or v != PARAMETERS[k]}
-        super().__init__(GAME_TYPE, info, given)
+        super().__init__(TWO_PLAYER_GAME_TYPE, info, given)
         self.deal = _Deal(engine_game, dealer)
+        self.is_table = False
+
+    def _init_table(self, params: dict, given: dict) -> None:
+        table_game = TableGame(params["preset"], **table_rule_overrides(params))
+        rules = table_game.rules
+        n = table_game.num_players
+        dealer = check_integer(params["dealer"], "dealer", 0, n)
+        most = float(table_max_game_points(rules))
+        zero_sum = table_game_type(rules).utility == _ZERO_SUM
+        info = pyspiel.GameInfo(
+            num_distinct_actions=mc.NUM_TABLE_ACTIONS,
+            max_chance_outcomes=TABLE_NUM_CARDS,
+            num_players=n,
+            min_utility=-most,
+            max_utility=most,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=table_max_game_length(rules),
+        )
+        super().__init__(table_game_type(rules), info, given)
+        self.deal = _TableDeal(table_game, dealer, info.max_game_length)
+        self.is_table = True
 
     @property
-    def engine_game(self) -> Game:
+    def engine_game(self) -> Game | TableGame:
         return self.deal.engine_game
 
     def new_initial_state(self) -> SixtySixState:
@@ -217,6 +316,8 @@ class SixtySixGame(pyspiel.Game):
                 "python_sixty_six observes for one player with public information "
                 f"(private_info=SINGLE_PLAYER, public_info=True); got {obs_type}"
             )
+        if self.is_table:
+            return TableObserver(obs_type.perfect_recall, self.deal)
         return SixtySixObserver(obs_type.perfect_recall)
 
 
@@ -274,7 +375,8 @@ class SixtySixState(pyspiel.State):
 
     def __init__(self, game: SixtySixGame) -> None:
         super().__init__(game)
-        self._play = _Play(game.deal)
+        deal = game.deal
+        self._play = _TablePlay(deal) if isinstance(deal, _TableDeal) else _Play(deal)
 
     # ---- the OpenSpiel API --------------------------------------------------------------
     def current_player(self) -> int:
@@ -290,6 +392,10 @@ class SixtySixState(pyspiel.State):
         self._play.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if isinstance(self._play, _TablePlay):
+            if player == CHANCE:
+                return f"deal {table_card_name(action)}"
+            return table_action_name(action)
         if player == CHANCE:
             return f"deal {card_name(action)}"
         return action_name(action)
@@ -298,6 +404,8 @@ class SixtySixState(pyspiel.State):
         return self._play.mover == TERMINAL
 
     def returns(self) -> list[float]:
+        if isinstance(self._play, _TablePlay):
+            return self._play.returns()
         if not self.is_terminal():
             return [0.0, 0.0]
         winner, game_points, _ = self._play.engine.outcome
@@ -306,6 +414,8 @@ class SixtySixState(pyspiel.State):
         return [float(game_points), -float(game_points)][:: 1 if winner == 0 else -1]
 
     def __str__(self) -> str:
+        if isinstance(self._play, _TablePlay):
+            return str(self._play)
         engine = self._play.engine
         if engine is None:
             return "dealing: " + " ".join(card_name(card) for card in self._play.dealt)
@@ -322,17 +432,21 @@ class SixtySixState(pyspiel.State):
 
     # ---- sixtysix additions ---------------------------------------------------------------
     @property
-    def engine(self) -> EngineState | None:
+    def engine(self) -> EngineState | TableState | None:
         """The engine's state once the deal is complete (the full truth: not for agents)."""
         return self._play.engine
 
     def resample(self, player: int, rng) -> SixtySixState:
         """A uniformly drawn state ``player`` cannot tell from this one; ``rng`` a seed or a
-        numpy Generator. Only after the deal (no agent decides during it)."""
+        numpy Generator. Only after the deal (no agent decides during it). A multi-player
+        deal's world comes from ``TableWorldSampler`` (close to uniform, see there)."""
         play = self._play
         if play.engine is None:
             raise ValueError("resampling needs a complete deal; this state is still dealing")
-        world = play.engine.view(player).sample_worlds(1, rng)[0]
+        if isinstance(play, _TablePlay):
+            world = play.deal.worlds.sample(play.engine, player, rng)
+        else:
+            world = play.engine.view(player).sample_worlds(1, rng)[0]
         state = self.get_game().new_initial_state()
         for card in play.deal.chance_order(world):
             state.apply_action(card)
@@ -349,13 +463,13 @@ class TreeSize:
     histories: int
     terminals: int
     deals: int
-    information_sets: tuple[int, int]
+    information_sets: tuple[int, ...]
 
 
 def tree_size(game: SixtySixGame) -> TreeSize:
-    """Walk the whole tree of ``game`` (only sensible for the ``mini_*`` presets)."""
+    """Walk the whole tree of ``game`` (only sensible for the two-player ``mini_*`` presets)."""
     histories = terminals = deals = 0
-    information_sets: tuple[set, set] = (set(), set())
+    information_sets = tuple(set() for _ in range(game.num_players()))
     stack = [game.new_initial_state()]
     while stack:
         state = stack.pop()
@@ -480,6 +594,467 @@ def _observation_text(view) -> str:
             status,
         ]
     )
+
+
+# ==== three and four players ===============================================================
+# The multi-player presets (``TABLE_PRESET_NAMES``: RULES_MULTI, ``sixtysix.table_game``).
+
+
+def table_game_type(rules: TableRules) -> pyspiel.GameType:
+    """The OpenSpiel type of a multi-player rule set. Zero-sum when every deal is two sides
+    of equal size (two seats; four with fixed partners or the contract teams), so that +g
+    for each winner and -g for each loser sums to zero; general-sum otherwise: three seats
+    (a normal ``snapszer3`` deal is three-sided, and one against two gives +g, -g, -g) and
+    the called-card game for four, whose caller may play alone (one against three)."""
+    n = rules.num_players
+    equal_sides = n == 2 or (n == 4 and rules.sides in ("fixed_opposite", "contract"))
+    return _game_type((n, n), _ZERO_SUM if equal_sides else _GENERAL_SUM)
+
+
+def table_max_game_points(rules: TableRules) -> int:
+    """The most game points one seat can score in a deal (1.13): the scale's 3 (a failed
+    close and a false claim score 3 at most too), twice that for ``loser_basis =
+    per_opponent``, the durchmars and betli values when announced, and in the contract
+    games the highest level."""
+    if rules.sides == "contract":
+        return rules.bid_levels
+    most = 6 if rules.loser_basis == "per_opponent" else 3
+    if rules.announcements != "none":
+        most = max(most, rules.durchmars_points)
+    if rules.betli_possible:
+        most = max(most, rules.betli_points)
+    return most
+
+
+def table_max_game_length(rules: TableRules) -> int:
+    """A bound on the player actions of a deal: each card played once, plus the actions
+    that are not plays, each possible a bounded number of times."""
+    n = rules.num_players
+    length = rules.deck  # every card is played at most once
+    if rules.trump_source == "turn_up":
+        length += 1  # the exchange: afterwards the face-up card is the exchange card itself
+    if rules.closing_allowed:
+        length += 1
+    if rules.claim_mode in ("manual", "optional_verified"):
+        length += 2  # a claim (it ends the deal) and the last trick's claim or pass
+    if rules.sides == "called_card":
+        length += 1  # the call
+    if rules.announcements != "none":
+        length += n  # one announcement turn per seat at most
+    if rules.sides == "contract":
+        length += rules.bid_levels + n  # bids only rise, and a pass is final
+    if rules.marriage_declarers == "leader_and_partner":
+        length += rules.deck // n  # one meld turn per trick at most
+    return length
+
+
+def table_returns(state: TableState) -> list[float]:
+    """The research payoff of RULES_MULTI 1.13.6 for a finished deal (zeros before).
+
+    A two-sided deal (every multi-player deal but a normal ``snapszer3`` one) is won by one
+    side: each winning seat gets ``+g`` and each losing seat ``-g``, ``g`` being the game
+    points each winner scores; in the contract games (``na66``) ``g`` is the declarer's
+    level, so the declarer's team gets its signed level and the defenders the negative
+    (defenders' units under ``defender_units`` are match scoring, not part of the payoff).
+    A deal nobody wins (``redeal``) pays zeros.
+
+    With ``sides = none`` (``snapszer3``, ``mini3_3x3``) a deal is two-sided only when it
+    became one seat against the others (a close, an announcement) and was settled between
+    them; otherwise, a normal deal (or a false claim after a close, M15), it is multi-sided
+    and the returns are the game points each seat scores (general-sum; subtract the mean
+    for a constant-sum form).
+    """
+    n = state.num_players
+    if not state.is_terminal:
+        return [0.0] * n
+    record = state.array[0]
+    winners = int(record["winners"])
+    scores = state.scores
+    if winners == 0:
+        return [0.0] * n
+    rules = state.game.rules
+    if rules.sides == "none" and n > 2:
+        lone = int(record["closed_by"])
+        if lone < 0 and int(record["announced"]):
+            lone = int(record["announcer"])
+        everyone = (1 << n) - 1
+        if lone < 0 or winners not in (1 << lone, everyone & ~(1 << lone)):
+            return [float(points) for points in scores]
+    if rules.sides == "contract":
+        points = abs(scores[int(record["declarer"])])
+    else:
+        points = scores[(winners & -winners).bit_length() - 1]
+    return [float(points) if winners >> seat & 1 else -float(points) for seat in range(n)]
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending."""
+    out = []
+    mask = int(mask)
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _TableDeal:
+    """What every state of one multi-player game shares: the engine game, the dealer, the
+    deal order and the world sampler.
+
+    Chance deals the hands seat by seat from the first leader (the dealer's left), each
+    hand in ascending card order with the exact probabilities of its smallest card not yet
+    dealt (one chance history per hand, as for two players); then the face-up card, if the
+    deal pattern turns one, then the talon from its top. Under ``call_own_card = false``
+    the caller's first batch (the cards he may not call) is dealt as a hand of its own.
+    """
+
+    def __init__(self, table_game: TableGame, dealer: int, max_length: int) -> None:
+        rules = table_game.rule_array[0]
+        n = table_game.num_players
+        size = int(rules["deck_size"])
+        offsets = [int(offset) for offset in rules["deal_seat"][:size]]
+        face_up = int(rules["face_up_position"])
+        first = (dealer + 1) % n
+        groups: list[tuple[int | None, list[int]]] = []
+        for offset in range(n):
+            seat = (first + offset) % n
+            positions = [p for p in range(size) if offsets[p] == offset]
+            batch = int(rules["call_batch"])
+            split = table_game.rules.sides == "called_card" and not table_game.rules.call_own_card
+            if offset == 0 and split and 0 < batch < len(positions):
+                groups += [(seat, positions[:batch]), (seat, positions[batch:])]
+            else:
+                groups.append((seat, positions))
+        if face_up >= 0:
+            groups.append((None, [face_up]))
+        groups += [(None, [p]) for p in range(size) if offsets[p] < 0 and p != face_up]
+        #: ``(seat or None, deck positions)`` per group, in chance order.
+        self.groups = tuple((seat, tuple(positions)) for seat, positions in groups)
+        #: Deck positions in chance order.
+        self.positions = tuple(p for _, positions in self.groups for p in positions)
+        #: Per chance step: whose hand it deals to (None: face-up or talon), the size of its
+        #: group and the step's place in the group.
+        self.steps = tuple(
+            (seat, len(positions), index)
+            for seat, positions in self.groups
+            for index in range(len(positions))
+        )
+        self.face_up_step = self.positions.index(face_up) if face_up >= 0 else None
+        self.engine_game = table_game
+        self.dealer = dealer
+        self.num_players = n
+        self.max_length = max_length
+        self.deck_mask = int(rules["deck_mask"])
+        self.worlds = TableWorldSampler(table_game, dealer)
+
+    def chance_outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
+        """``(card, probability)`` of the next chance step after ``dealt``."""
+        remaining = self.deck_mask
+        for card in dealt:
+            remaining &= ~(1 << card)
+        _, size, index = self.steps[len(dealt)]
+        cards = _bits(remaining)
+        if size == 1:
+            return [(card, 1.0 / len(cards)) for card in cards]
+        lowest = dealt[-1] if index else -1
+        candidates = [card for card in cards if card > lowest]
+        still = size - index  # this card included
+        hands = math.comb(len(candidates), still)
+        outcomes = []
+        for rank, card in enumerate(candidates):
+            ways = math.comb(len(candidates) - rank - 1, still - 1)
+            if ways:
+                outcomes.append((card, ways / hands))
+        return outcomes
+
+    def engine_state(self, dealt: tuple[int, ...]) -> TableState:
+        """The engine's state of a complete deal."""
+        deck = [0] * len(dealt)
+        for position, card in zip(self.positions, dealt, strict=True):
+            deck[position] = card
+        return self.engine_game.new_deal(deck=deck, dealer=self.dealer)
+
+    def chance_order(self, engine: TableState) -> list[int]:
+        """The chance actions that deal ``engine``'s deck (each hand in ascending order)."""
+        order: list[int] = []
+        for _, positions in self.groups:
+            order += sorted(int(engine.deck[p]) for p in positions)
+        return order
+
+
+class _TablePlay:
+    """One multi-player deal in progress: the cards dealt so far, then the engine's state
+    (``_Play`` for three and four seats)."""
+
+    def __init__(self, deal: _TableDeal) -> None:
+        self.deal = deal
+        self.dealt: tuple[int, ...] = ()
+        self.engine: TableState | None = None
+        self.mover = CHANCE
+
+    def __deepcopy__(self, memo) -> _TablePlay:
+        copy = object.__new__(_TablePlay)
+        copy.deal, copy.dealt, copy.mover = self.deal, self.dealt, self.mover
+        copy.engine = None if self.engine is None else self.engine.clone()
+        return copy
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.deal.chance_outcomes(self.dealt)
+
+    def apply(self, action: int) -> None:
+        if self.engine is None:
+            if action not in dict(self.chance_outcomes()):
+                raise ValueError(f"invalid chance outcome {action!r} after dealing {self.dealt}")
+            self.dealt += (int(action),)
+            if len(self.dealt) < len(self.deal.positions):
+                return
+            self.engine = self.deal.engine_state(self.dealt)
+        else:
+            self.engine.apply(int(action))
+        mover = self.engine.current_player
+        self.mover = TERMINAL if mover is None else mover
+
+    def dealt_to(self, player: int) -> int:
+        """Mask of the cards dealt to ``player`` so far."""
+        mask = 0
+        for (seat, _, _), card in zip(self.deal.steps, self.dealt, strict=False):
+            if seat == player:
+                mask |= 1 << card
+        return mask
+
+    def face_up(self) -> int | None:
+        """The face-up card, once chance has turned it."""
+        step = self.deal.face_up_step
+        return None if step is None or len(self.dealt) <= step else self.dealt[step]
+
+    def returns(self) -> list[float]:
+        if self.engine is None:
+            return [0.0] * self.deal.num_players
+        return table_returns(self.engine)
+
+    def __str__(self) -> str:
+        engine = self.engine
+        if engine is None:
+            return "dealing: " + " ".join(table_card_name(card) for card in self.dealt)
+        moves = ", ".join(f"P{seat} {action}" for seat, action in engine.history)
+        return (
+            f"{engine!r} dealer={engine.dealer} trick={engine.trick} "
+            f"called={engine.called_card} closed_by={engine.closed_by} history=[{moves}]"
+        )
+
+
+# ---- the observers ------------------------------------------------------------------------
+_SEATS = 4  # the view's tensor always has room for four seats
+#: The blocks of ``TableView.tensor()`` in order (its docstring), with their shapes.
+TABLE_VIEW_BLOCKS = (
+    ("seat", (_SEATS,)),
+    ("hand", (TABLE_NUM_CARDS,)),
+    ("won", (_SEATS, TABLE_NUM_CARDS)),
+    ("trick", (_SEATS, TABLE_NUM_CARDS)),
+    ("trump", (len(TABLE_SUITS) + 1,)),  # the last one: no trump (yet)
+    ("face_up", (TABLE_NUM_CARDS,)),
+    ("called", (TABLE_NUM_CARDS,)),
+    ("talon_size", (1,)),
+    ("tricks", (_SEATS,)),
+    ("trick_points", (_SEATS,)),
+    ("marriages", (_SEATS, len(TABLE_SUITS))),
+    ("phase", (len(mc.TABLE_PHASE_NAMES),)),
+)
+#: What the observers add to the view's facts (one-hot by seat; zeros for nobody).
+TABLE_EXTRA_BLOCKS = (
+    ("dealer", (_SEATS,)),
+    ("to_move", (_SEATS,)),
+    ("closed_by", (_SEATS,)),
+    ("sitting_out", (_SEATS,)),
+)
+#: One action of the deal in the information-state tensor: the acting seat, the action id
+#: and the cards that reached the observing seat's hand with it (draws, the exchange).
+TABLE_PLY_SIZE = _SEATS + mc.NUM_TABLE_ACTIONS + TABLE_NUM_CARDS
+
+
+def table_recall_blocks(max_length: int) -> tuple:
+    """The perfect-recall blocks: the hand and face-up card of the deal, then one
+    ``TABLE_PLY_SIZE`` slot per action of the deal (``max_length`` of them)."""
+    return (
+        ("initial_hand", (TABLE_NUM_CARDS,)),
+        ("initial_face_up", (TABLE_NUM_CARDS,)),
+        ("plies", (max_length, TABLE_PLY_SIZE)),
+    )
+
+
+def _put_mask(vector: np.ndarray, mask: int) -> None:
+    vector[:] = (int(mask) >> np.arange(len(vector), dtype=np.int64)) & 1
+
+
+class TableObserver:
+    """OpenSpiel's Python observer interface over ``TableView`` for a multi-player game.
+
+    The observation (no recall) is the view's ``tensor()`` followed by
+    ``TABLE_EXTRA_BLOCKS`` and ``deal_progress``, and a readable summary of the same facts.
+    The information state (perfect recall) adds ``table_recall_blocks``: every action with
+    its seat, and what reached the seat's hand with it, so that equal tensors mean equal
+    information states; its string is the ``repr`` of the view's ``key()``. During the
+    deal a seat knows the cards dealt to it so far and the face-up card once it is turned.
+    """
+
+    def __init__(self, perfect_recall: bool, deal: _TableDeal) -> None:
+        self.perfect_recall = perfect_recall
+        blocks = TABLE_VIEW_BLOCKS + TABLE_EXTRA_BLOCKS
+        if perfect_recall:
+            blocks += table_recall_blocks(deal.max_length)
+        blocks += (("deal_progress", (1,)),)
+        sizes = [math.prod(shape) for _, shape in blocks]
+        self.tensor = np.zeros(sum(sizes), np.float32)
+        self.dict = {}
+        start = 0
+        for (name, shape), size in zip(blocks, sizes, strict=True):
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            start += size
+        self._view_size = sum(math.prod(shape) for _, shape in TABLE_VIEW_BLOCKS)
+        self._strings: dict[tuple, str] = {}
+
+    def set_from(self, state: SixtySixState, player: int) -> None:
+        self.tensor.fill(0.0)
+        play = state._play
+        pieces = self.dict
+        pieces["dealer"][play.deal.dealer] = 1.0
+        engine = play.engine
+        if engine is None:
+            self._set_dealing(play, player)
+            return
+        view = engine.view(player)
+        now = view.tensor()
+        if len(now) != self._view_size:
+            raise AssertionError(
+                f"TableView.tensor() has {len(now)} numbers; TABLE_VIEW_BLOCKS {self._view_size}"
+            )
+        self.tensor[: self._view_size] = now
+        for block, seat in (
+            ("to_move", view.current_player),
+            ("closed_by", view.closed_by),
+            ("sitting_out", view.sitting_out),
+        ):
+            if seat is not None:
+                pieces[block][seat] = 1.0
+        if self.perfect_recall:
+            _put_mask(pieces["initial_hand"], view.hand_at_deal)
+            if view.face_up_at_deal is not None:
+                pieces["initial_face_up"][parse_card(view.face_up_at_deal)] = 1.0
+            plies = pieces["plies"]
+            before = view.hand_at_deal
+            for ply, ((seat, action), hand) in enumerate(
+                zip(view.history, view.hand_history, strict=True)
+            ):
+                plies[ply, seat] = 1.0
+                plies[ply, _SEATS + action] = 1.0
+                _put_mask(plies[ply, _SEATS + mc.NUM_TABLE_ACTIONS :], hand & ~before)
+                before = hand
+        pieces["deal_progress"][0] = 1.0
+
+    def _set_dealing(self, play: _TablePlay, player: int) -> None:
+        pieces = self.dict
+        pieces["seat"][player] = 1.0
+        hand = play.dealt_to(player)
+        face_up = play.face_up()
+        _put_mask(pieces["hand"], hand)
+        trump = len(TABLE_SUITS) if face_up is None else face_up // TABLE_RANKS_PER_SUIT
+        pieces["trump"][trump] = 1.0
+        if face_up is not None:
+            pieces["face_up"][face_up] = 1.0
+        if self.perfect_recall:
+            _put_mask(pieces["initial_hand"], hand)
+            if face_up is not None:
+                pieces["initial_face_up"][face_up] = 1.0
+        pieces["deal_progress"][0] = len(play.dealt) / len(play.deal.positions)
+
+    def string_from(self, state: SixtySixState, player: int) -> str:
+        # A pure function of the player and the history: kept, as SixtySixObserver does.
+        memo_key = (player, tuple(state.history()))
+        text = self._strings.get(memo_key)
+        if text is None:
+            if len(self._strings) >= MAX_REMEMBERED_STRINGS:
+                self._strings.clear()
+            text = self._string(state, player)
+            self._strings[memo_key] = text
+        return text
+
+    def _string(self, state: SixtySixState, player: int) -> str:
+        play = state._play
+        if play.engine is None:
+            return _table_dealing_text(play, player)
+        view = play.engine.view(player)
+        return repr(view.key()) if self.perfect_recall else _table_observation_text(view)
+
+
+def _names(cards) -> str:
+    return " ".join(cards) or "-"
+
+
+def _table_dealing_text(play: _TablePlay, player: int) -> str:
+    deal = play.deal
+    game = deal.engine_game
+    face_up = play.face_up()
+    return "\n".join(
+        [
+            f"rules {game!r}",
+            f"seat {player} of {deal.num_players}, dealer {deal.dealer}",
+            f"dealing {len(play.dealt)}/{len(deal.positions)}: "
+            f"my cards {_names(mask_names(play.dealt_to(player)))} "
+            f"face-up {'-' if face_up is None else table_card_name(face_up)}",
+        ]
+    )
+
+
+def _table_observation_text(view) -> str:
+    """What ``view``'s seat sees now (the facts of the observation tensor)."""
+
+    def seat(value) -> str:
+        return "-" if value is None else str(value)
+
+    def by_seat(values) -> str:
+        return "/".join(str(value) for value in values)
+
+    if view.is_terminal:
+        status = f"over ({view.reason}), game points {by_seat(view.scores)}"
+    else:
+        status = f"{view.phase}, seat {view.current_player} to move"
+    marriages = "/".join("".join(suits) or "-" for suits in view.declared_marriages)
+    return "\n".join(
+        [
+            f"seat {view.seat} of {view.num_players}, dealer {view.dealer}: {status}",
+            f"trump {view.trump_suit or '-'}, face-up {view.face_up or '-'}, "
+            f"called {view.called_card or '-'}, talon {view.talon_size}, "
+            f"closed by {seat(view.closed_by)}, sitting out {seat(view.sitting_out)}",
+            f"hand {_names(view.hand)}",
+            "trick " + (" ".join(f"P{s} {card}" for s, card in view.trick) or "-"),
+            "won " + " / ".join(_names(cards) for cards in view.won_cards),
+            f"tricks {by_seat(view.tricks_won)}, trick points {by_seat(view.trick_points)}, "
+            f"marriages {marriages}",
+        ]
+    )
+
+
+# ---- worlds for the search bots -------------------------------------------------------------
+_CHAIN_STEPS = 20  # swap proposals per hidden card before the first world is tried
+_MAX_WORLD_ATTEMPTS = 500
+
+
+class TableWorldSampler:
+    """Worlds for ``SixtySixState.resample`` of the multi-player presets (so for
+    OpenSpiel's ISMCTS bot): one uniform draw of ``sixtysix.table_worlds.sample_worlds``
+    per call, seeded from ``rng``; only the seat's view enters it, so two states the seat
+    cannot tell apart give the same worlds from the same draws."""
+
+    def __init__(self, table_game: TableGame, dealer: int) -> None:
+        self.game = table_game
+        self.dealer = dealer
+
+    def sample(self, truth: TableState, seat: int, rng) -> TableState:
+        """A world ``seat`` cannot tell from ``truth`` (replayed to the same point)."""
+        if not isinstance(rng, np.random.Generator):
+            rng = np.random.default_rng(rng)
+        return sample_worlds(truth.view(seat), 1, int(rng.integers(2**63)))[0]
 
 
 pyspiel.register_game(GAME_TYPE, SixtySixGame)

@@ -39,6 +39,7 @@ class TableView:
         self.hand_history = tuple(hands[seat] for hands in state.hand_log[1:])
         self.face_up_at_deal = state.face_up_at_deal
         self.receipts = tuple(state.receipts)
+        self.first_batch = self._first_batch(state, seat)
         self.exclusions = tuple(state.exclusions)
         self.history = tuple(state.history_ids)
         self.talon_size = len(state.talon)
@@ -54,6 +55,17 @@ class TableView:
         self.scores = state.scores
         self.reason = state.reason
         self._legal = tuple(state.legal_actions()) if state.current_player == seat else ()
+
+    @staticmethod
+    def _first_batch(state, seat: int) -> int:
+        """The cards of the seat's first batch, under ``call_timing = first_batch`` (what
+        the caller calls on, M2), else 0."""
+        rules = state.game.rules
+        if rules.call_timing != "first_batch":
+            return 0
+        size = int(state.game.rule_array[0]["call_batch"])
+        positions = [p for p, r in enumerate(state.receipts) if r == (seat, 0)][:size]
+        return sum(1 << int(state.deck[p]) for p in positions)
 
     @staticmethod
     def _face_up(state) -> str | None:
@@ -109,9 +121,17 @@ class TableView:
             self.dealer,
             self.face_up_at_deal,
             self.hand_at_deal,
+            self.first_batch,
             self.history,
             self.hand_history,
         )
+
+    def __eq__(self, other) -> bool:
+        """Views are equal when their seat's information is: equal keys."""
+        return isinstance(other, TableView) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
 
     def tensor(self) -> np.ndarray:
         """A fixed-size float vector of what the seat knows now (not perfect recall): its

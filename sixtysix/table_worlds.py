@@ -80,7 +80,8 @@ def _shown_cards(view: TableView, seat: int, action: int) -> list[int]:
 def _fixed_cards(view: TableView) -> dict:
     """The cards at the positions the view knows: its own and the face-up card."""
     fixed: dict[int, int] = {}
-    own = sorted(c for c in range(32) if view.hand_at_deal >> c & 1)
+    batch = [c for c in range(32) if view.first_batch >> c & 1]  # first: at its positions
+    own = batch + sorted(c for c in range(32) if (view.hand_at_deal & ~view.first_batch) >> c & 1)
     initial = [p for p, receipt in enumerate(view.receipts) if receipt == (view.seat, 0)]
     fixed.update(zip(initial, own, strict=True))
     face_up = view.game.talon_positions[-1] if view.face_up_at_deal else -1
@@ -101,7 +102,7 @@ def _positions_by(view: TableView, seat: int, latest: int, free) -> set:
     }
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)  # views are equal (and hash) by their key
 def _layout(view: TableView) -> _Layout:
     rules = view.game.rules
     fixed = _fixed_cards(view)
@@ -152,6 +153,9 @@ def _classes(layout: _Layout):
         (cards, tuple(j for j, key in enumerate(keys) if key[i]))
         for i, cards in enumerate(by_allowed.values())
     ]
+    # The most constrained first: the program then branches little before the wide
+    # classes, whose last one has a single way to fill what is left.
+    card_classes.sort(key=lambda item: (len(item[1]), len(item[0])))
     return card_classes, [position_classes[key] for key in keys]
 
 
@@ -174,6 +178,7 @@ class _Matchings:
     def __init__(self, layout: _Layout) -> None:
         self.card_classes, self.position_classes = _classes(layout)
         self.count = functools.lru_cache(maxsize=None)(self._count)
+        self.weighted = functools.lru_cache(maxsize=None)(self._weighted)
         capacity = tuple(len(positions) for positions in self.position_classes)
         self.total = self.count(0, capacity)
 
@@ -192,13 +197,17 @@ class _Matchings:
             return math.prod(math.factorial(len(p)) for p in self.position_classes)
         return sum(w * self.count(i + 1, left) for _, w, left in self._options(i, capacity))
 
+    def _weighted(self, i: int, capacity: tuple) -> tuple[list, list]:
+        """Class ``i``'s splits at ``capacity`` and the number of matchings through each."""
+        options = list(self._options(i, capacity))
+        return options, [w * self.count(i + 1, left) for _, w, left in options]
+
     def draw(self, rng: random.Random) -> dict:
         """One matching, uniformly: ``{position: card}``."""
         capacity = tuple(len(positions) for positions in self.position_classes)
         buckets: list[list[int]] = [[] for _ in self.position_classes]
         for i, (cards, _) in enumerate(self.card_classes):
-            options = list(self._options(i, capacity))
-            weights = [w * self.count(i + 1, left) for _, w, left in options]
+            options, weights = self.weighted(i, capacity)
             split, _, capacity = rng.choices(options, weights=weights)[0]
             shuffled = list(cards)
             rng.shuffle(shuffled)
@@ -210,6 +219,12 @@ class _Matchings:
             rng.shuffle(bucket)
             placed.update(zip(positions, bucket, strict=True))
         return placed
+
+
+@functools.lru_cache(maxsize=64)
+def _matchings(view: TableView) -> _Matchings:
+    """The counted matchings of a view (kept, so that drawing again costs no count)."""
+    return _Matchings(_layout(view))
 
 
 def _deck(view: TableView, layout: _Layout, placed: dict) -> list[str]:
@@ -245,8 +260,7 @@ def _canonical(view: TableView, deck: list[str]) -> tuple:
 def enumerate_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> list:
     """Every world of ``view`` once (a replayed ``TableState`` each)."""
     layout = _layout(view)
-    matchings = _Matchings(layout)
-    candidates = matchings.total // _orderings(view)
+    candidates = _matchings(view).total // _orderings(view)
     if candidates > check_integer(limit, "limit", 1):
         raise ValueError(
             f"{candidates} candidate deals to walk for this view, above the limit {limit}: "
@@ -283,7 +297,7 @@ def count_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> int:
     layout = _layout(view)
     if layout.residual:
         return len(enumerate_worlds(view, limit))
-    return _Matchings(layout).total // _orderings(view)
+    return _matchings(view).total // _orderings(view)
 
 
 def replay_checks_more(view: TableView) -> bool:
@@ -296,8 +310,7 @@ def draw_candidates(view: TableView, count: int, seed: int) -> list[list[str]]:
     """``count`` candidate decks drawn uniformly by the dynamic program, before the
     replay check (``world_of``)."""
     rng = random.Random(check_seed(seed))
-    layout = _layout(view)
-    matchings = _Matchings(layout)
+    layout, matchings = _layout(view), _matchings(view)
     return [
         _deck(view, layout, matchings.draw(rng)) for _ in range(check_integer(count, "count", 1))
     ]
@@ -313,8 +326,7 @@ def sample_worlds(view: TableView, count: int, seed: int, tries: int = SAMPLING_
     from ``seed``; a ValueError if ``tries`` candidates per world find too few."""
     count = check_integer(count, "count", 1)
     rng = random.Random(check_seed(seed))
-    layout = _layout(view)
-    matchings = _Matchings(layout)
+    layout, matchings = _layout(view), _matchings(view)
     worlds = []
     for _ in range(count * check_integer(tries, "tries", 1)):
         world = _consistent(view, _deck(view, layout, matchings.draw(rng)))
