@@ -17,6 +17,7 @@ import pytest
 import sixtysix
 from sixtysix.commands import benchmarks, cli
 from sixtysix.engine import bits
+from sixtysix.engine.multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
 
 LAST_SEED = str(2**64 - 1)
 
@@ -289,8 +290,10 @@ def test_demo_prints_a_complete_deal(capsys):
 
 def test_presets_json_lists_every_preset(capsys):
     table = json.loads(run_cli(capsys, "presets", "--json"))
-    assert list(table) == list(sixtysix.PRESETS) + list(sixtysix.MINI_PRESETS)
+    multi = [*TABLE_PRESETS, *TABLE_MINI_PRESETS]
+    assert list(table) == [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS, *multi]
     assert table["vu_schnapsen"]["closing_allowed"] is False
+    assert table["snapszer4"]["num_players"] == 4 and table["na66"]["sides"] == "contract"
 
 
 def test_presets_json_of_named_presets_lists_only_those(capsys):
@@ -303,8 +306,13 @@ def test_presets_json_of_named_presets_lists_only_those(capsys):
 def test_presets_lists_the_differences_then_how_to_see_every_value(capsys):
     lines = run_cli(capsys, "presets").splitlines()
     names = [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS]
-    assert [line.split(":")[0] for line in lines[:-1]] == names
+    multi = [*TABLE_PRESETS, *TABLE_MINI_PRESETS]
+    heading = len(names)
+    assert [line.split(":")[0] for line in lines[:heading]] == names
+    assert lines[heading].startswith("For two to four seats")
+    assert [line.split(":")[0] for line in lines[heading + 1 : -1]] == multi
     assert lines[0] == "sixty_six: (defaults)"
+    assert lines[heading + 1].startswith("snapszer3: num_players=3, sides='none', deck=24")
     assert "sixtysix presets NAME" in lines[-1] and "--json" in lines[-1]
 
 
