@@ -335,7 +335,7 @@ class _Play:
         self.mover = CHANCE  # asked for often by OpenSpiel's algorithms, so kept
 
     def __deepcopy__(self, memo) -> _Play:
-        copy = object.__new__(_Play)
+        copy = object.__new__(type(self))
         copy.deal, copy.dealt, copy.mover = self.deal, self.dealt, self.mover
         copy.engine = None if self.engine is None else self.engine.clone()
         return copy
@@ -783,37 +783,9 @@ class _TableDeal:
         return order
 
 
-class _TablePlay:
+class _TablePlay(_Play):
     """One multi-player deal in progress: the cards dealt so far, then the engine's state
-    (``_Play`` for three and four seats)."""
-
-    def __init__(self, deal: _TableDeal) -> None:
-        self.deal = deal
-        self.dealt: tuple[int, ...] = ()
-        self.engine: TableState | None = None
-        self.mover = CHANCE
-
-    def __deepcopy__(self, memo) -> _TablePlay:
-        copy = object.__new__(_TablePlay)
-        copy.deal, copy.dealt, copy.mover = self.deal, self.dealt, self.mover
-        copy.engine = None if self.engine is None else self.engine.clone()
-        return copy
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.deal.chance_outcomes(self.dealt)
-
-    def apply(self, action: int) -> None:
-        if self.engine is None:
-            if action not in dict(self.chance_outcomes()):
-                raise ValueError(f"invalid chance outcome {action!r} after dealing {self.dealt}")
-            self.dealt += (int(action),)
-            if len(self.dealt) < len(self.deal.positions):
-                return
-            self.engine = self.deal.engine_state(self.dealt)
-        else:
-            self.engine.apply(int(action))
-        mover = self.engine.current_player
-        self.mover = TERMINAL if mover is None else mover
+    (``_Play`` for three and four seats; the dealing and the moves are the same)."""
 
     def dealt_to(self, player: int) -> int:
         """Mask of the cards dealt to ``player`` so far."""

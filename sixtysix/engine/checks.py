@@ -7,7 +7,10 @@ is valid.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
+
+import numpy as np
 
 
 class IllegalActionError(ValueError):
@@ -58,3 +61,14 @@ def _power(limit: int) -> str:
         if -1000 < offset <= 0:
             return f"2**{exponent}" + (f" - {-offset}" if offset else "")
     return str(limit)
+
+
+def normalize_numbers(frozen) -> None:
+    """Turn a frozen dataclass's numpy integers and bools into Python ones, so equal rule
+    sets compare and print alike."""
+    for field in dataclasses.fields(frozen):
+        value = getattr(frozen, field.name)
+        if isinstance(value, np.bool_):
+            object.__setattr__(frozen, field.name, bool(value))
+        elif is_integer(value) and not isinstance(value, int):
+            object.__setattr__(frozen, field.name, int(value))

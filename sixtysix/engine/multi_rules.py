@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import is_integer
+from .checks import is_integer, normalize_numbers
 
 SUITS = "CDHS"
 RANKS = "789JQKTA"
@@ -171,7 +171,7 @@ class TableRules:
     defender_units: bool = False
 
     def __post_init__(self) -> None:
-        _normalize_numbers(self)
+        normalize_numbers(self)
         _validate(self)
 
     @property
@@ -275,16 +275,10 @@ def _mini(parent: dict, ranks: str, suits: int, hand: int, pattern: str, **scale
 #: The small variants for exact game theory (RULES_MULTI section 10, M1).
 TABLE_MINI_PRESETS: dict[str, dict] = {
     "mini3_3x3": _mini(_SNAPSZER3, "JQK", 3, 2, "P2 T", target=15, marriage_points=4),
-    "mini3_called_3x3": _mini(
-        _SNAPSZER3_CALLED, "JQK", 3, 3, "P3", target=15, marriage_points=4
-    ),
-    "mini3_called_3x4": _mini(
-        _SNAPSZER3_CALLED, "JQKA", 3, 3, "P3", target=33, marriage_points=10
-    ),
+    "mini3_called_3x3": _mini(_SNAPSZER3_CALLED, "JQK", 3, 3, "P3", target=15, marriage_points=4),
+    "mini3_called_3x4": _mini(_SNAPSZER3_CALLED, "JQKA", 3, 3, "P3", target=33, marriage_points=10),
     "mini4_4x3": _mini(_SNAPSZER4, "JQK", 4, 2, "P2 T", target=20, marriage_points=6),
-    "mini4_called_2x4": _mini(
-        _SNAPSZER4_CALLED, "JQKA", 2, 2, "P2", target=22, marriage_points=7
-    ),
+    "mini4_called_2x4": _mini(_SNAPSZER4_CALLED, "JQKA", 2, 2, "P2", target=22, marriage_points=7),
     "mini_na66_4x3": _mini(_NA66, "JQK", 4, 3, "P3", target=20, marriage_points=6, bid_unit=10),
     "mini_na66_2": _mini(
         TABLE_PRESETS["na66_2"], "JQK", 4, 6, "P3 P3", target=20, marriage_points=6, bid_unit=10
@@ -310,16 +304,6 @@ def make_table_rules(preset: str, **overrides) -> TableRules:
     return TableRules(**{**options, **named})
 
 
-def _normalize_numbers(rules: TableRules) -> None:
-    """numpy integers and bools become Python ones, so equal rule sets compare alike."""
-    for field in dataclasses.fields(rules):
-        value = getattr(rules, field.name)
-        if isinstance(value, np.bool_):
-            object.__setattr__(rules, field.name, bool(value))
-        elif is_integer(value) and not isinstance(value, int):
-            object.__setattr__(rules, field.name, int(value))
-
-
 def _refuse(option: str, value, valid: str) -> None:
     raise ValueError(f"invalid {option} {value!r}: {valid}")
 
@@ -340,14 +324,17 @@ def _validate_values(rules: TableRules) -> None:
             _refuse(name, value, "it must be a positive integer")
     ranks = rules.ranks
     if ranks and (
-        len(set(ranks)) != len(ranks) or any(r not in RANKS for r in ranks) or ranks != "".join(
-            sorted(ranks, key=RANKS.index)
-        )
+        len(set(ranks)) != len(ranks)
+        or any(r not in RANKS for r in ranks)
+        or ranks != "".join(sorted(ranks, key=RANKS.index))
     ):
         _refuse("ranks", ranks, f"distinct ranks of {RANKS!r}, in that order")
     if ranks and rules.deck != len(ranks) * rules.suits:
-        _refuse("deck", rules.deck, f"with ranks {ranks!r} and {rules.suits} suits it is "
-                f"{len(ranks) * rules.suits}")
+        _refuse(
+            "deck",
+            rules.deck,
+            f"with ranks {ranks!r} and {rules.suits} suits it is {len(ranks) * rules.suits}",
+        )
     if not ranks and rules.suits != 4:
         _refuse("suits", rules.suits, "a standard pack has 4 suits (give ranks for a mini)")
 
@@ -373,18 +360,26 @@ def _validate_deal(rules: TableRules) -> None:
     per_seat = sum(count for kind, count in steps if kind == "P")
     turned = sum(1 for kind, _ in steps if kind == "T")
     if per_seat != rules.hand_size:
-        _refuse("deal_pattern", rules.deal_pattern,
-                f"it deals {per_seat} cards each, but hand_size is {rules.hand_size}")
+        _refuse(
+            "deal_pattern",
+            rules.deal_pattern,
+            f"it deals {per_seat} cards each, but hand_size is {rules.hand_size}",
+        )
     if rules.num_players * rules.hand_size + turned > rules.deck:
-        _refuse("hand_size", rules.hand_size,
-                f"{rules.num_players} hands of it need more than the {rules.deck}-card pack")
+        _refuse(
+            "hand_size",
+            rules.hand_size,
+            f"{rules.num_players} hands of it need more than the {rules.deck}-card pack",
+        )
     if rules.talon_size % rules.num_players:
-        _refuse("hand_size", rules.hand_size,
-                f"the talon ({rules.talon_size} cards) must be a multiple of the "
-                f"{rules.num_players} players (RULES_MULTI 1.3.2)")
+        _refuse(
+            "hand_size",
+            rules.hand_size,
+            f"the talon ({rules.talon_size} cards) must be a multiple of the "
+            f"{rules.num_players} players (RULES_MULTI 1.3.2)",
+        )
     if turned > 1 or (turned == 1) != (rules.trump_source == "turn_up"):
-        _refuse("deal_pattern", rules.deal_pattern,
-                "one T exactly when trump_source is 'turn_up'")
+        _refuse("deal_pattern", rules.deal_pattern, "one T exactly when trump_source is 'turn_up'")
 
 
 def _validate_sides(rules: TableRules) -> None:
@@ -401,8 +396,12 @@ def _validate_sides(rules: TableRules) -> None:
         if rules.claim_mode != "none":
             _refuse("claim_mode", rules.claim_mode, "the contract games have claim_mode 'none'")
     elif rules.claim_mode == "none":
-        _refuse("claim_mode", "none", "only the contract games (sides 'contract') play without "
-                "claims; valid: automatic, manual, optional_verified")
+        _refuse(
+            "claim_mode",
+            "none",
+            "only the contract games (sides 'contract') play without "
+            "claims; valid: automatic, manual, optional_verified",
+        )
     if sides == "fixed_opposite" and n != 4:
         _refuse("sides", sides, f"fixed partners need 4 players, not {n}")
 
@@ -412,8 +411,7 @@ def _validate_options(rules: TableRules) -> None:
     if rules.closing_allowed and rules.trump_source != "turn_up":
         _refuse("closing_allowed", True, "closing exists only in the turn-up games")
     if rules.trump_source == "turn_up" and rules.exchange_card_rank not in rules.deck_ranks:
-        _refuse("exchange_rank", rules.exchange_rank,
-                f"the pack's ranks are {rules.deck_ranks!r}")
+        _refuse("exchange_rank", rules.exchange_rank, f"the pack's ranks are {rules.deck_ranks!r}")
     if rules.low_card_points and not set(LOW_RANKS) & set(rules.deck_ranks):
         _refuse("low_card_points", 1, "the pack has no 9, 8 or 7")
     if rules.loser_basis == "per_opponent" and (n != 3 or rules.sides != "none"):
@@ -425,9 +423,12 @@ def _validate_options(rules: TableRules) -> None:
             _refuse("announcements", "durchmars_betli", f"betli needs 4 players, not {n}")
         playing = 3 if rules.sides == "fixed_opposite" and rules.betli_partner == "sits_out" else 4
         if rules.talon_size % playing:
-            _refuse("betli_partner", rules.betli_partner,
-                    f"{playing} seats cannot draw a talon of {rules.talon_size} (M9); "
-                    "betli_partner 'plays' can")
+            _refuse(
+                "betli_partner",
+                rules.betli_partner,
+                f"{playing} seats cannot draw a talon of {rules.talon_size} (M9); "
+                "betli_partner 'plays' can",
+            )
 
 
 def _validate(rules: TableRules) -> None:

@@ -26,7 +26,7 @@ from .cards import (
     RANKS_PER_SUIT,
     card_index,
 )
-from .checks import is_integer
+from .checks import is_integer, normalize_numbers
 from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
 
 # Valid values of every enumerated option, in the order compiled to integers.
@@ -133,7 +133,7 @@ class RuleSet:
     match_shutout_double: bool = False
 
     def __post_init__(self) -> None:
-        _normalize_numbers(self)
+        normalize_numbers(self)
         _validate(self)
 
     @property
@@ -315,17 +315,6 @@ def _check_option_names(options: dict) -> None:
         raise ValueError(
             f"unknown rule option {unknown[0]!r}: valid options are {', '.join(OPTION_NAMES)}"
         )
-
-
-def _normalize_numbers(rules: RuleSet) -> None:
-    """numpy integers and bools become Python ones, so equal rule sets compare and print
-    alike."""
-    for field in dataclasses.fields(rules):
-        value = getattr(rules, field.name)
-        if isinstance(value, np.bool_):
-            object.__setattr__(rules, field.name, bool(value))
-        elif is_integer(value) and not isinstance(value, int):
-            object.__setattr__(rules, field.name, int(value))
 
 
 def _validate(rules: RuleSet) -> None:
