@@ -214,6 +214,7 @@ class TableState:
     # ---- reading --------------------------------------------------------------
     @property
     def num_players(self) -> int:
+        """The number of seats."""
         return self.game.num_players
 
     @property
@@ -223,6 +224,7 @@ class TableState:
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the deal is over."""
         return int(self._record["phase"]) == mc.OVER
 
     @property
@@ -261,10 +263,12 @@ class TableState:
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each seat has won."""
         return tuple(int(t) for t in self._record["tricks"][: self.num_players])
 
     @property
     def won_cards(self) -> tuple[list[str], ...]:
+        """The cards each seat has taken in tricks, sorted."""
         return tuple(mask_names(int(self._record["won"][s])) for s in range(self.num_players))
 
     @property
@@ -281,11 +285,13 @@ class TableState:
 
     @property
     def called_card(self) -> str | None:
+        """The called card, once called (public)."""
         called = int(self._record["called"])
         return None if called < 0 else card_name(called)
 
     @property
     def closed_by(self) -> int | None:
+        """The seat that closed the talon, if any."""
         closer = int(self._record["closed_by"])
         return None if closer < 0 else closer
 

@@ -169,16 +169,19 @@ TABLE_STATE_DTYPE = np.dtype(
 
 @njit(cache=True, inline="always")
 def suit_of(card):
+    """The suit of a card index."""
     return card // RANKS_PER_SUIT
 
 
 @njit(cache=True, inline="always")
 def suit_cards(suit):
+    """Mask of every card of ``suit``."""
     return np.int64(SUIT_BITS) << (suit * RANKS_PER_SUIT)
 
 
 @njit(cache=True, inline="always")
 def all_seats(rules):
+    """Mask of every seat."""
     return (np.int64(1) << rules.num_players) - 1
 
 
@@ -204,6 +207,7 @@ def talon_open(state):
 
 @njit(cache=True, inline="always")
 def mask_tricks(state, rules, seats):
+    """Tricks won by the seats of a mask."""
     tricks = 0
     while seats:
         tricks += state.tricks[trailing_zeros(seats)]
@@ -231,6 +235,7 @@ def credited(state, rules, seat):
 
 @njit(cache=True, inline="always")
 def mask_total(state, rules, seats):
+    """Credited total of the seats of a mask (a side's total, 1.11.1)."""
     total = 0
     while seats:
         total += credited(state, rules, trailing_zeros(seats))
@@ -384,6 +389,7 @@ def _claim_offered(state, rules, seat, extra):
 
 @njit(cache=True, inline="always")
 def marriage_value(state, rules, suit):
+    """A marriage's points: twice ``marriage_points`` in trumps (40 and 20)."""
     return 2 * rules.marriage_points if suit == state.trump else rules.marriage_points
 
 
@@ -395,6 +401,7 @@ def _pairs(state, hand):
 
 @njit(cache=True, inline="always")
 def exchange_card(state, rules):
+    """The trump that may be exchanged for the face-up card (1.8)."""
     return state.trump * RANKS_PER_SUIT + rules.exchange_rank
 
 
@@ -1030,11 +1037,13 @@ def apply_action(state, rules, action):
 
 @njit(cache=True)
 def deal_array(state_array, rules_array, deck, dealer):
+    """``deal`` on one-element state and rule arrays."""
     deal(state_array[0], rules_array[0], deck, dealer)
 
 
 @njit(cache=True)
 def legal_masks_array(state_array, rules_array):
+    """``legal_masks`` on one-element state and rule arrays."""
     return legal_masks(state_array[0], rules_array[0])
 
 
@@ -1078,6 +1087,7 @@ def shuffle_and_cut(deck, rng, num_players):
 
 @njit(cache=True)
 def sorted_deck(rules):
+    """The rules' pack in ascending card order (the deck ``seeded_deal`` shuffles)."""
     deck = np.empty(rules.deck_size, dtype=np.int64)
     n = 0
     for card in range(NUM_CARDS):

@@ -28,6 +28,7 @@ ULTI_STRENGTH = {"7": 0, "8": 1, "9": 2, "T": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
 
 
 def card_index(suit: int, rank: int) -> int:
+    """Index of the card of ``suit`` and ``rank`` (Python; the kernels compute it inline)."""
     return suit * RANKS_PER_SUIT + rank
 
 
@@ -191,13 +192,14 @@ class TableRules:
         return self.deck - self.num_players * self.hand_size
 
     @property
+    def betli_possible(self) -> bool:
+        """Whether a betli may be announced."""
+        return self.announcements == "durchmars_betli"
+
+    @property
     def exchange_card_rank(self) -> str:
         """The rank of the trump that may be exchanged for the face-up card."""
         return self.deck_ranks[0] if self.exchange_rank == "lowest" else self.exchange_rank
-
-    @property
-    def betli_possible(self) -> bool:
-        return self.announcements == "durchmars_betli"
 
 
 OPTION_NAMES = tuple(field.name for field in dataclasses.fields(TableRules))
