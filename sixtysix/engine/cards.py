@@ -64,19 +64,26 @@ def card_name(card: int) -> str:
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
-def parse_card(text: str) -> int:
-    """Card index from notation such as ``"QH"``, ``"qh"`` or ``"10S"``."""
+def parse_notation(text: str, ranks: str) -> tuple[int, int]:
+    """``(suit, rank)`` of card notation such as ``"QH"``, ``"qh"`` or ``"10S"``, the rank
+    an index of ``ranks`` (this module's, or the 32-card pack's of ``multi_rules``)."""
     if not isinstance(text, str):
         raise ValueError(f"a card must be a string like 'QH', got {text!r}")
     cleaned = text.strip().upper()
     if cleaned.startswith("10"):
         cleaned = "T" + cleaned[2:]
-    if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
+    if len(cleaned) != 2 or cleaned[0] not in ranks or cleaned[1] not in SUITS:
         raise ValueError(
-            f"unknown card {text!r}: a card is a rank from {' '.join(RANKS)} "
+            f"unknown card {text!r}: a card is a rank from {' '.join(ranks)} "
             f"(or 10) followed by a suit from {' '.join(SUITS)}, for example 'QH'"
         )
-    return SUITS.index(cleaned[1]) * RANKS_PER_SUIT + RANKS.index(cleaned[0])
+    return SUITS.index(cleaned[1]), ranks.index(cleaned[0])
+
+
+def parse_card(text: str) -> int:
+    """Card index from notation such as ``"QH"``, ``"qh"`` or ``"10S"``."""
+    suit, rank = parse_notation(text, RANKS)
+    return suit * RANKS_PER_SUIT + rank
 
 
 def parse_suit(text: str) -> int:

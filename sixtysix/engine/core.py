@@ -728,12 +728,18 @@ def random_below(rng, n):
 
 
 @njit(cache=True, inline="always")
-def shuffle_and_cut(deck, rng):
-    """Fisher-Yates shuffle of ``deck`` in place, then a random dealer: ``(rng, dealer)``."""
+def shuffle(deck, rng):
+    """Fisher-Yates shuffle of ``deck`` in place; returns the next rng state."""
     for i in range(len(deck) - 1, 0, -1):
         rng, j = random_below(rng, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    return random_below(rng, 2)
+    return rng
+
+
+@njit(cache=True, inline="always")
+def shuffle_and_cut(deck, rng, players=2):
+    """``shuffle``, then a random dealer among ``players``: ``(rng, dealer)``."""
+    return random_below(shuffle(deck, rng), players)
 
 
 @njit(cache=True)

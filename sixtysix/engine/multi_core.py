@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from .bits import nth_set_bit, popcount, trailing_zeros
-from .core import random_below, seed_rng
+from .core import random_below, seed_rng, shuffle_and_cut
 from .multi_rules import (
     CLAIM_AUTOMATIC,
     CLAIM_NONE,
@@ -1074,15 +1074,6 @@ def credited_array(state_array, rules_array):
 
 
 # ---- random playouts ----------------------------------------------------------------
-
-
-@njit(cache=True)
-def shuffle_and_cut(deck, rng, num_players):
-    """Fisher-Yates shuffle of ``deck`` in place, then a random dealer: ``(rng, dealer)``."""
-    for i in range(len(deck) - 1, 0, -1):
-        rng, j = random_below(rng, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return random_below(rng, num_players)
 
 
 @njit(cache=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cards import parse_notation
 from .checks import is_integer, normalize_numbers
 
 SUITS = "CDHS"
@@ -39,17 +40,7 @@ def card_name(card: int) -> str:
 
 def parse_card(text) -> int:
     """Card index from notation such as ``"QH"``, ``"7s"`` or ``"10S"``."""
-    if not isinstance(text, str):
-        raise ValueError(f"a card must be a string like 'QH', got {text!r}")
-    cleaned = text.strip().upper()
-    if cleaned.startswith("10"):
-        cleaned = "T" + cleaned[2:]
-    if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
-        raise ValueError(
-            f"unknown card {text!r}: a card is a rank from {' '.join(RANKS)} (or 10) "
-            f"followed by a suit from {' '.join(SUITS)}, for example 'QH'"
-        )
-    return card_index(SUITS.index(cleaned[1]), RANKS.index(cleaned[0]))
+    return card_index(*parse_notation(text, RANKS))
 
 
 def mask_names(mask: int) -> list[str]:
