@@ -705,8 +705,9 @@ class _TableDeal:
     Chance deals the hands seat by seat from the first leader (the dealer's left), each
     hand in ascending card order with the exact probabilities of its smallest card not yet
     dealt (one chance history per hand, as for two players); then the face-up card, if the
-    deal pattern turns one, then the talon from its top. Under ``call_own_card = false``
-    the caller's first batch (the cards he may not call) is dealt as a hand of its own.
+    deal pattern turns one, then the talon from its top. Under ``call_timing =
+    first_batch`` each seat's first batch (all it holds at the call, M2) is dealt as a
+    hand of its own.
     """
 
     def __init__(self, table_game: TableGame, dealer: int, max_length: int) -> None:
@@ -717,12 +718,13 @@ class _TableDeal:
         face_up = int(rules["face_up_position"])
         first = (dealer + 1) % n
         groups: list[tuple[int | None, list[int]]] = []
+        batch = int(rules["call_batch"])
+        rule_set = table_game.rules
+        split = rule_set.sides == "called_card" and rule_set.call_timing == "first_batch"
         for offset in range(n):
             seat = (first + offset) % n
             positions = [p for p in range(size) if offsets[p] == offset]
-            batch = int(rules["call_batch"])
-            split = table_game.rules.sides == "called_card" and not table_game.rules.call_own_card
-            if offset == 0 and split and 0 < batch < len(positions):
+            if split and 0 < batch < len(positions):
                 groups += [(seat, positions[:batch]), (seat, positions[batch:])]
             else:
                 groups.append((seat, positions))

@@ -33,13 +33,16 @@ class TableView:
         self.phase = state.phase
         self.current_player = state.current_player
         self.is_terminal = state.is_terminal
-        self.hand_mask = int(record["hand"][seat])
+        self.first_batch = self._first_batch(state, seat)
+        if self.first_batch and state.phase == "call":  # M2: the later cards are not his yet
+            self.hand_mask = self.hand_at_deal = self.first_batch
+        else:
+            self.hand_mask = int(record["hand"][seat])
+            self.hand_at_deal = state.hand_log[0][seat]
         self.hand = mask_names(self.hand_mask)
-        self.hand_at_deal = state.hand_log[0][seat]
         self.hand_history = tuple(hands[seat] for hands in state.hand_log[1:])
         self.face_up_at_deal = state.face_up_at_deal
         self.receipts = tuple(state.receipts)
-        self.first_batch = self._first_batch(state, seat)
         self.exclusions = tuple(state.exclusions)
         self.history = tuple(state.history_ids)
         self.talon_size = len(state.talon)
@@ -59,9 +62,10 @@ class TableView:
     @staticmethod
     def _first_batch(state, seat: int) -> int:
         """The cards of the seat's first batch, under ``call_timing = first_batch`` (what
-        the caller calls on, M2), else 0."""
+        the caller calls on, M2; while the call is pending the view holds only these),
+        else 0."""
         rules = state.game.rules
-        if rules.call_timing != "first_batch":
+        if rules.sides != "called_card" or rules.call_timing != "first_batch":
             return 0
         size = int(state.game.rule_array[0]["call_batch"])
         positions = [p for p, r in enumerate(state.receipts) if r == (seat, 0)][:size]

@@ -13,13 +13,15 @@ may lie:
 * a follower who did not follow suit (or trump, or head) holds none of the cards the
   rule would have forced: none of them lies at his positions received by then, unless
   he had already played it (``TableView.exclusions``);
-* a caller who may not call his own card (``call_own_card = false``) does not hold it.
+* a caller who may not call his own card (``call_own_card = false``) does not hold it
+  among the cards he called on (his first batch under ``call_timing = first_batch``);
+* at a first-batch call, a seat's later cards are not yet its own (M2).
 
 These make the candidates a bipartite matching of card classes to position classes,
 which a dynamic program counts exactly and samples uniformly. Every candidate is then
 replayed and kept only if it gives the same view, which also enforces the facts not
 listed above: a partner's meld decision point (``leader_and_partner``), deal ends that
-depend on hidden sides (``claims_before_reveal``) and a first-batch call. Where such a
+depend on hidden sides (``claims_before_reveal``). Where such a
 fact occurs the count comes from enumeration (small games only, ``limit``); otherwise
 from the program, and every sampled candidate passes.
 """
@@ -83,7 +85,7 @@ def _fixed_cards(view: TableView) -> dict:
     batch = [c for c in range(32) if view.first_batch >> c & 1]  # first: at its positions
     own = batch + sorted(c for c in range(32) if (view.hand_at_deal & ~view.first_batch) >> c & 1)
     initial = [p for p, receipt in enumerate(view.receipts) if receipt == (view.seat, 0)]
-    fixed.update(zip(initial, own, strict=True))
+    fixed.update(zip(initial[: len(own)], own, strict=True))  # at a first-batch call, the batch
     face_up = view.game.talon_positions[-1] if view.face_up_at_deal else -1
     for position, receipt in enumerate(view.receipts):
         if receipt and receipt[0] == view.seat and receipt[1] > 0 and position != face_up:
@@ -100,6 +102,16 @@ def _positions_by(view: TableView, seat: int, latest: int, free) -> set:
         for p in free
         if view.receipts[p] and view.receipts[p][0] == seat and view.receipts[p][1] <= latest
     }
+
+
+def _call_batch_positions(view: TableView, free) -> set:
+    """The caller's free positions holding the cards he called on (his whole hand, or
+    his first batch under ``call_timing = first_batch``), none of them the called card."""
+    caller = (view.dealer + 1) % view.num_players
+    dealt = [p for p, receipt in enumerate(view.receipts) if receipt == (caller, 0)]
+    if view.game.rules.call_timing == "first_batch":
+        dealt = dealt[: int(view.game.rule_array[0]["call_batch"])]
+    return set(dealt) & set(free)
 
 
 @functools.lru_cache(maxsize=256)  # views are equal (and hash) by their key
@@ -122,15 +134,12 @@ def _layout(view: TableView) -> _Layout:
             gone = card in owner and owner[card][0] == seat and owner[card][1] < index
             if mask >> card & 1 and not gone:
                 allowed[card] -= forbidden
-    first_batch = rules.call_timing == "first_batch"
-    if view.called_card and not rules.call_own_card and not first_batch:
+    if view.called_card and not rules.call_own_card:
         called = parse_card(view.called_card)
         if called in allowed:
-            allowed[called] -= _positions_by(view, (view.dealer + 1) % view.num_players, 0, free)
-    residual = (
-        rules.marriage_declarers == "leader_and_partner"
-        or (rules.sides == "called_card" and rules.claims_before_reveal)
-        or (first_batch and not rules.call_own_card)
+            allowed[called] -= _call_batch_positions(view, free)
+    residual = rules.marriage_declarers == "leader_and_partner" or (
+        rules.sides == "called_card" and rules.claims_before_reveal
     )
     frozen = {card: frozenset(positions) for card, positions in allowed.items()}
     return _Layout(fixed, free, cards, frozen, residual)

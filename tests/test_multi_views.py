@@ -90,6 +90,30 @@ def test_swapping_cards_a_seat_cannot_see_never_changes_its_view(preset):
         assert changed_truth >= 10
 
 
+@pytest.mark.parametrize("own", [True, False])
+def test_a_first_batch_caller_sees_only_his_first_batch_at_the_call(own):
+    """M2: under ``call_timing = first_batch`` the caller calls on his first cards; his
+    later cards may be swapped with any hidden card without changing his view or his
+    choices, and once he has called he sees his whole hand."""
+    game = sixtysix.Game("snapszer4_called", call_timing="first_batch", call_own_card=own)
+    for seed in range(6):
+        state = game.new_deal(seed=seed)
+        caller = state.current_player
+        view = state.view(caller)
+        batch = set(view.hand)
+        assert len(batch) == 3 and batch < set(state.hands[caller])
+        later = sorted(set(state.hands[caller]) - batch)
+        others = [c for seat in range(4) if seat != caller for c in state.hands[seat]]
+        for first, second in zip(later, random.Random(seed).sample(others, len(later))):
+            other = replayed_with_swap(state, first, second)
+            other_view = other.view(caller)
+            assert other_view.key() == view.key()
+            assert other_view.legal_actions() == view.legal_actions()
+            assert np.array_equal(other_view.tensor(), view.tensor())
+        state.apply(view.legal_actions()[0])
+        assert state.view(caller).hand == state.hands[caller]
+
+
 def test_a_called_partner_is_hidden_until_the_reveal():
     """snapszer4_called: before the called card is played only its holder (and a caller
     who holds it) knows the sides; the others' views are the same whoever holds it."""

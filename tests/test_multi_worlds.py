@@ -81,9 +81,19 @@ def random_views(game, seeds, most_steps):
             yield state, state.view(rng.randrange(state.num_players))
 
 
-@pytest.mark.parametrize("preset", SMALL_MINIS)
-def test_enumerated_worlds_equal_a_brute_force_over_every_deal(preset):
-    game = sixtysix.Game(preset)
+FIRST_BATCH = {"call_timing": "first_batch", "call_own_card": False}
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        *((preset, {}) for preset in SMALL_MINIS),
+        ("mini4_called_2x4", FIRST_BATCH),  # M2: at the call only the first batch is seen
+        ("mini4_called_2x4", {"call_timing": "first_batch"}),
+    ],
+)
+def test_enumerated_worlds_equal_a_brute_force_over_every_deal(preset, options):
+    game = sixtysix.Game(preset, **options)
     decks = list(every_deal(game))
     checked = 0
     for state, view in random_views(game, range(6), 6):
@@ -162,6 +172,7 @@ def test_at_the_deal_the_count_is_the_number_of_ways_to_deal_the_unseen_cards():
         ("snapszer3", {"announcements": "durchmars"}),
         ("snapszer4_called", {"announcements": "durchmars"}),
         ("snapszer3_called", {"call_own_card": False}),
+        ("snapszer4_called", FIRST_BATCH),
         ("na66", {}),
         ("snapszer4", {"announcements": "durchmars_betli"}),
     ],

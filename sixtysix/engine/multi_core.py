@@ -456,16 +456,15 @@ def beats(state, rules, card, best):
     return suit_of(card) == state.trump
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _beating(state, rules, cards):
-    """The cards of ``cards`` that beat the trick's winning card."""
-    out = np.int64(0)
-    rest = cards
-    while rest:
-        card = nth_set_bit(rest, 0)
-        rest &= rest - 1
-        if beats(state, rules, card, state.winning):
-            out |= np.int64(1) << card
+    """The cards of ``cards`` that beat the trick's winning card (as ``beats``, by masks)."""
+    best = state.winning
+    if state.announced == BETLI:
+        return cards & rules.betli_beaten_by[best]
+    out = cards & rules.beaten_by[best]
+    if state.trump >= 0 and suit_of(best) != state.trump:
+        out |= cards & suit_cards(state.trump)
     return out
 
 

@@ -492,6 +492,8 @@ TABLE_RULES_DTYPE = np.dtype(
         ("card_points", np.int64, (NUM_CARDS,)),
         ("strength", np.int64, (NUM_CARDS,)),  # trick strength within a suit
         ("betli_strength", np.int64, (NUM_CARDS,)),
+        ("beaten_by", np.int64, (NUM_CARDS,)),  # mask of the same suit's stronger cards
+        ("betli_beaten_by", np.int64, (NUM_CARDS,)),  # the same in a betli's ranking
     ],
     align=True,
 )
@@ -570,6 +572,14 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
         compiled[0]["betli_strength"][card] = (
             RANKS.index(rank) if rules.betli_ranking == "normal" else ULTI_STRENGTH[rank]
         )
+    for field, strength in (("beaten_by", "strength"), ("betli_beaten_by", "betli_strength")):
+        for card in range(NUM_CARDS):
+            suit = card // RANKS_PER_SUIT * RANKS_PER_SUIT
+            compiled[0][field][card] = sum(
+                1 << other
+                for other in range(suit, suit + RANKS_PER_SUIT)
+                if compiled[0][strength][other] > compiled[0][strength][card]
+            )
     compiled.flags.writeable = False
     return compiled
 
