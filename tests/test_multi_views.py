@@ -104,7 +104,9 @@ def test_a_first_batch_caller_sees_only_his_first_batch_at_the_call(own):
         assert len(batch) == 3 and batch < set(state.hands[caller])
         later = sorted(set(state.hands[caller]) - batch)
         others = [c for seat in range(4) if seat != caller for c in state.hands[seat]]
-        for first, second in zip(later, random.Random(seed).sample(others, len(later))):
+        for first, second in zip(
+            later, random.Random(seed).sample(others, len(later)), strict=True
+        ):
             other = replayed_with_swap(state, first, second)
             other_view = other.view(caller)
             assert other_view.key() == view.key()
