@@ -423,7 +423,8 @@ def _lead_actions(state, rules):
     high = np.int64(0)
     is_open = talon_open(state)
     pairs = _pairs(state, hand)
-    if pairs and state.announced != BETLI and (is_open or rules.marry_strict):
+    closing_turn = state.turn_acted and state.closed_by == seat  # RULES 7.3: may marry
+    if pairs and state.announced != BETLI and (is_open or rules.marry_strict or closing_turn):
         low |= np.int64(pairs | pairs << 1) << A_MARRY
         if rules.claim_mode != CLAIM_AUTOMATIC:
             for suit in range(4):
