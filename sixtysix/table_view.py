@@ -67,9 +67,9 @@ class TableView:
         rules = state.game.rules
         if rules.sides != "called_card" or rules.call_timing != "first_batch":
             return 0
-        size = int(state.game.rule_array[0]["call_batch"])
-        positions = [p for p, r in enumerate(state.receipts) if r == (seat, 0)][:size]
-        return sum(1 << int(state.deck[p]) for p in positions)
+        return sum(
+            1 << int(state.deck[p]) for p in call_positions(state.game, state.receipts, seat)
+        )
 
     @staticmethod
     def _face_up(state) -> str | None:
@@ -157,6 +157,15 @@ class TableView:
             _one_hot(mc.TABLE_PHASE_NAMES.index(self.phase), len(mc.TABLE_PHASE_NAMES)),
         ]
         return np.concatenate(parts).astype(np.float32)
+
+
+def call_positions(game, receipts, seat: int) -> list[int]:
+    """The deck positions of the cards ``seat`` holds at the call: its whole dealt hand,
+    or its first batch under ``call_timing = first_batch`` (M2)."""
+    dealt = [p for p, receipt in enumerate(receipts) if receipt == (seat, 0)]
+    if game.rules.call_timing == "first_batch":
+        return dealt[: int(game.rule_array[0]["call_batch"])]
+    return dealt
 
 
 def _one_hot(index: int, size: int) -> np.ndarray:

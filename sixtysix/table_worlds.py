@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from .engine import multi_core as mc
 from .engine.checks import check_integer, check_seed
 from .engine.multi_rules import card_name, parse_card
-from .table_view import TableView
+from .table_view import TableView, call_positions
 
 ENUMERATION_LIMIT = 2_000_000  # candidates walked by enumerate_worlds
 SAMPLING_TRIES = 200  # candidates drawn per world wanted before sample_worlds gives up
@@ -104,16 +104,6 @@ def _positions_by(view: TableView, seat: int, latest: int, free) -> set:
     }
 
 
-def _call_batch_positions(view: TableView, free) -> set:
-    """The caller's free positions holding the cards he called on (his whole hand, or
-    his first batch under ``call_timing = first_batch``), none of them the called card."""
-    caller = (view.dealer + 1) % view.num_players
-    dealt = [p for p, receipt in enumerate(view.receipts) if receipt == (caller, 0)]
-    if view.game.rules.call_timing == "first_batch":
-        dealt = dealt[: int(view.game.rule_array[0]["call_batch"])]
-    return set(dealt) & set(free)
-
-
 @functools.lru_cache(maxsize=256)  # views are equal (and hash) by their key
 def _layout(view: TableView) -> _Layout:
     rules = view.game.rules
@@ -137,7 +127,8 @@ def _layout(view: TableView) -> _Layout:
     if view.called_card and not rules.call_own_card:
         called = parse_card(view.called_card)
         if called in allowed:
-            allowed[called] -= _call_batch_positions(view, free)
+            caller = (view.dealer + 1) % view.num_players
+            allowed[called] -= set(call_positions(view.game, view.receipts, caller))
     residual = rules.marriage_declarers == "leader_and_partner" or (
         rules.sides == "called_card" and rules.claims_before_reveal
     )

@@ -19,25 +19,10 @@ import pytest
 from multi_reference import PRESETS, RefGame, resolve_options
 
 import sixtysix
+from sixtysix.engine.multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
 
-FULL = [
-    "snapszer3",
-    "snapszer3_called",
-    "snapszer4",
-    "snapszer4_called",
-    "na66",
-    "na66_3",
-    "na66_2",
-]
-MINIS = [
-    "mini3_3x3",
-    "mini3_called_3x3",
-    "mini3_called_3x4",
-    "mini4_4x3",
-    "mini4_called_2x4",
-    "mini_na66_4x3",
-    "mini_na66_2",
-]
+FULL = list(TABLE_PRESETS)  # every preset the engine has: the reference must know each
+MINIS = list(TABLE_MINI_PRESETS)
 ALL = FULL + MINIS
 
 
@@ -50,27 +35,12 @@ def _engine_game(preset, opts):
     return sixtysix.Game(preset, **dict(opts))
 
 
-def _norm_hands(h):
-    return tuple(tuple(x) for x in h)
-
-
-def _eng_snapshot(st):
+def _snapshot(st, hands):
+    """What the lockstep compares at every step (the engine's lists as given: sorted)."""
     return dict(
         current_player=st.current_player,
-        legal_actions=sorted(st.legal_actions()) if not st.is_terminal else [],
-        hands=_norm_hands(st.hands),
-        talon=list(st.talon),
-        trump_suit=st.trump_suit,
-        card_points=tuple(st.card_points),
-        is_terminal=bool(st.is_terminal),
-    )
-
-
-def _ref_snapshot(st):
-    return dict(
-        current_player=st.current_player,
-        legal_actions=st.legal_actions(),
-        hands=_norm_hands(st.sorted_hands()),
+        legal_actions=st.legal_actions() if not st.is_terminal else [],
+        hands=tuple(tuple(hand) for hand in hands),
         talon=list(st.talon),
         trump_suit=st.trump_suit,
         card_points=tuple(st.card_points),
@@ -103,7 +73,7 @@ def play_lockstep(preset, options, seed, pick=None):
 
     steps = 0
     while True:
-        es, rs = _eng_snapshot(e), _ref_snapshot(r)
+        es, rs = _snapshot(e, e.hands), _snapshot(r, r.sorted_hands())
         for k in es:
             if es[k] != rs[k]:
                 fail(k, es[k], rs[k])
