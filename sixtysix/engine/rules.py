@@ -27,7 +27,7 @@ from .cards import (
     card_index,
 )
 from .checks import is_integer, normalize_numbers
-from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
+from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS, TableRules
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
@@ -425,6 +425,85 @@ def _pattern_steps(pattern: str) -> list[tuple[str, int]]:
     if pattern == "3 x (N2 D2) T":
         return [("N", 2), ("D", 2)] * 3 + [("T", 1)]
     return [(token[0], int(token[1:] or 1)) for token in pattern.split()]
+
+
+#: Two-player options the N-player engine has no counterpart for: a rule set maps onto
+#: ``TableRules`` only with each at the value the N-player rules fix (RULES_MULTI M19).
+_FIXED_FOR_TABLE = {
+    "trick_winner_rule": "standard",
+    "exchange_timing": "leader_before_lead",
+    "exchange_requires_trick_won": False,
+    "exchange_on_opponent_close": False,
+    "marriage_on_first_lead": True,
+    "marriage_on_closing_turn": True,
+    "marriage_lead_card": "either",
+    "marriage_points_validation": "any_trick",
+    "claim_after_marriage": True,
+    "close_on_first_lead": True,
+    "close_before_draw": False,
+    "exhausted_no_claim_rule": "last_trick_winner",
+    "draw_bonus_next_deal": 0,
+    "game_point_scale": "standard",
+    "schwarz_basis": "no_tricks",
+    "opponent_out_after_close": "as_failed_close",
+    "next_dealer": "alternate",
+    "match_shutout_double": False,
+}
+#: Options both rule sets have, under the same name and meaning.
+_SHARED_WITH_TABLE = (
+    "deck",
+    "ranks",
+    "suits",
+    "target",
+    "marriage_points",
+    "hand_size",
+    "exchange_rank",
+    "exchange_min_talon",
+    "marriage_in_strict_phase",
+    "closing_allowed",
+    "close_min_talon",
+    "last_trick_bonus",
+    "strict_must_follow",
+    "strict_must_head",
+    "strict_must_trump",
+    "claim_mode",
+    "false_claim_penalty",
+    "closer_win_basis",
+    "failed_close_penalty",
+    "match_target",
+)
+
+
+def _no_counterpart(name: str, value, plays: str) -> None:
+    raise ValueError(f"{name}={value!r} has no counterpart in the N-player engine (it plays {plays})")
+
+
+def table_rules_of(rules: RuleSet) -> TableRules:
+    """The same game as rules for the N-player engine (two seats each for himself), or a
+    ValueError naming the first option that engine cannot express."""
+    for name, value in _FIXED_FOR_TABLE.items():
+        if getattr(rules, name) != value:
+            _no_counterpart(name, getattr(rules, name), f"only {value!r}")
+    if rules.deal_pattern.startswith("alternate"):
+        _no_counterpart("deal_pattern", rules.deal_pattern, "batches of cards, not singles")
+    if rules.failed_close_penalty == "czech_6_or_3":
+        _no_counterpart("failed_close_penalty", "czech_6_or_3", "always_3 or two_or_three_by_tricks_at_close")
+    if rules.strict_must_trump and not rules.strict_must_follow:
+        # RULES 6.2 then has a follower who holds the led suit trump; RULES_MULTI 1.7 only
+        # a void one.
+        _no_counterpart("strict_must_follow", False, "it only with strict_must_trump=False")
+    steps = _pattern_steps(rules.deal_pattern)
+    # Each "Nk Dk" pair deals k cards to both seats, non-dealer first: the N-player "Pk".
+    pattern = " ".join("T" if who == "T" else f"P{count}" for who, count in steps if who != "D")
+    return TableRules(
+        num_players=2,
+        sides="none",
+        deal_pattern=pattern,
+        open_phase_rule="free",
+        low_card_points=rules.nine_points,
+        match_scoring="individual",
+        **{name: getattr(rules, name) for name in _SHARED_WITH_TABLE},
+    )
 
 
 # Destinations of deck positions in the compiled deal pattern.

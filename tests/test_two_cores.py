@@ -1,0 +1,109 @@
+"""The two-player core and the N-player core (``multi_core`` with two seats) play the
+two-player rules they share identically: the same deals, stepped in lockstep through the
+public API, agree at every step (docs/rules.md "Three and four players", one engine).
+
+``engine.rules.table_rules_of`` says which two-player rule sets the N-player engine can
+express; the others are refused by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+import sixtysix
+from sixtysix.engine.cards import card_name
+from sixtysix.engine.rules import MINI_PRESETS, PRESETS, make_rules, table_rules_of
+
+SHARED_PRESETS = ("snapszer", "schnapsen", *MINI_PRESETS)
+#: Shared options and the values a random mix draws from (valid with every shared preset).
+MIX_CHOICES = {
+    "claim_mode": ("automatic", "manual", "optional_verified"),
+    "false_claim_penalty": ("fixed_2", "two_or_three"),
+    "closer_win_basis": ("at_end", "at_close"),
+    "failed_close_penalty": ("always_3", "two_or_three_by_tricks_at_close"),
+    "marriage_in_strict_phase": (False, True),
+    "closing_allowed": (False, True),
+    "strict_must_follow": (False, True),
+    "strict_must_head": (False, True),
+    "strict_must_trump": (False, True),
+    "last_trick_bonus": (0, 10),
+}
+
+
+def _mix(rng: random.Random) -> tuple[str, dict]:
+    """A random shared preset and option mix (not following suit goes without the trump
+    duty: the two specifications differ there, see the refusal test)."""
+    options = {name: rng.choice(values) for name, values in MIX_CHOICES.items()}
+    options["strict_must_trump"] &= options["strict_must_follow"]
+    return rng.choice(SHARED_PRESETS), options
+
+
+def _public(state) -> dict:
+    return dict(
+        player=state.current_player,
+        legal=state.legal_actions() if not state.is_terminal else [],
+        hands=tuple(map(tuple, state.hands)),
+        talon=list(state.talon),
+        trump=state.trump_suit,
+        points=tuple(state.card_points),
+        over=state.is_terminal,
+    )
+
+
+def play_both(preset: str, options: dict, deals: int, seed: int) -> int:
+    """Play ``deals`` random deals on both cores at once; return the steps compared."""
+    two = sixtysix.Game(preset, **options)
+    table = sixtysix.Game("snapszer3", **dataclasses.asdict(table_rules_of(two.rules)))
+    rng = random.Random(seed)
+    steps = 0
+    for _ in range(deals):
+        first = two.new_deal(seed=rng.getrandbits(32))
+        deck = [card_name(int(card)) for card in first.deck]
+        second = table.new_deal(deck=deck, dealer=first.dealer)
+        path = []
+        while True:
+            assert _public(first) == _public(second), (preset, options, deck, first.dealer, path)
+            steps += 1
+            if first.is_terminal:
+                break
+            action = rng.choice(first.legal_actions())
+            path.append(action)
+            first.apply(action)
+            second.apply(action)
+        assert (tuple(first.scores), first.reason) == (tuple(second.scores), second.reason)
+    return steps
+
+
+@pytest.mark.parametrize("preset", SHARED_PRESETS)
+def test_the_two_cores_agree_on_the_shared_presets(preset):
+    assert play_both(preset, {}, deals=400, seed=1) > 400 * 5
+
+
+@pytest.mark.parametrize("mix", range(12))
+def test_the_two_cores_agree_on_random_option_mixes(mix):
+    preset, options = _mix(random.Random(mix))
+    play_both(preset, options, deals=60, seed=mix)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mix", range(200))
+def test_the_two_cores_agree_on_many_option_mixes(mix):
+    preset, options = _mix(random.Random(10_000 + mix))
+    play_both(preset, options, deals=300, seed=mix)
+
+
+@pytest.mark.parametrize("preset", sorted(set(PRESETS) - set(SHARED_PRESETS)))
+def test_a_two_player_rule_the_n_player_engine_lacks_is_refused_by_name(preset):
+    with pytest.raises(ValueError, match="has no counterpart in the N-player engine"):
+        table_rules_of(make_rules(preset))
+
+
+def test_following_suit_off_with_the_trump_duty_is_refused():
+    """RULES 6.2 makes a follower who holds the led suit but may not follow it trump;
+    RULES_MULTI 1.7 puts the trump duty on a void follower only."""
+    rules = make_rules("snapszer", strict_must_follow=False)
+    with pytest.raises(ValueError, match="strict_must_follow=False"):
+        table_rules_of(rules)
