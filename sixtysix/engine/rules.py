@@ -475,7 +475,9 @@ _SHARED_WITH_TABLE = (
 
 
 def _no_counterpart(name: str, value, plays: str) -> None:
-    raise ValueError(f"{name}={value!r} has no counterpart in the N-player engine (it plays {plays})")
+    raise ValueError(
+        f"{name}={value!r} has no counterpart in the N-player engine (it plays {plays})"
+    )
 
 
 def table_rules_of(rules: RuleSet) -> TableRules:
@@ -487,7 +489,9 @@ def table_rules_of(rules: RuleSet) -> TableRules:
     if rules.deal_pattern.startswith("alternate"):
         _no_counterpart("deal_pattern", rules.deal_pattern, "batches of cards, not singles")
     if rules.failed_close_penalty == "czech_6_or_3":
-        _no_counterpart("failed_close_penalty", "czech_6_or_3", "always_3 or two_or_three_by_tricks_at_close")
+        _no_counterpart(
+            "failed_close_penalty", "czech_6_or_3", "always_3 or two_or_three_by_tricks_at_close"
+        )
     if rules.strict_must_trump and not rules.strict_must_follow:
         # RULES 6.2 then has a follower who holds the led suit trump; RULES_MULTI 1.7 only
         # a void one.
