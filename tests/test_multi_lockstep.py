@@ -217,18 +217,6 @@ def biased_pick(acts, rng):
     return rng.choices(acts, w)[0]
 
 
-def known_disagreement(preset, opts):
-    """Option mixes that hit a recorded engine-vs-spec disagreement (see the xfail tests)."""
-    fam = PRESETS[preset]["trump_source"]
-    ranks = (
-        PRESETS[preset].get("ranks")
-        or {20: "JQKTA", 24: "9JQKTA", 32: "789JQKTA"}[PRESETS[preset]["deck"]]
-    )
-    if fam != "turn_up" and opts.get("exchange_rank") == "9" and "9" not in ranks:
-        return "D2"
-    return None
-
-
 def _engine_accepts(preset, opts):
     try:
         _engine_game(preset, tuple(sorted(opts.items())))
@@ -252,8 +240,6 @@ def run_mixes(preset, n_mixes, deals_per_mix, seed):
     played = steps = 0
     for m in range(n_mixes):
         opts = random_mix(preset, rng)
-        if known_disagreement(preset, opts):
-            continue
         e_ok, e_msg = _engine_accepts(preset, opts)
         r_ok, r_msg = _ref_accepts(preset, opts)
         if not e_ok:
@@ -327,19 +313,12 @@ def test_d1_marriage_on_closing_turn(preset, seed):
     assert sorted(e.legal_actions()) == r.legal_actions()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "D2 (refusal; M19 is arguably ambiguous): M19 lists 'an exchange_rank not in the "
-        "pack' among the refused combinations; the engine accepts exchange_rank='9' in "
-        "nine-less packs of games without an exchange (called-card and na66 minis), "
-        "apparently by M19's 'options whose mechanism is absent are accepted'."
-    ),
-)
 @pytest.mark.parametrize(
     "preset", ["mini3_called_3x4", "mini4_called_2x4", "mini_na66_4x3", "mini_na66_2"]
 )
 def test_d2_exchange_rank_not_in_pack_refused(preset):
+    """M19 refuses an exchange_rank not in the pack, also where no exchange exists (its
+    specific refusal, not its general 'absent mechanism' clause, decides)."""
     with pytest.raises(ValueError):
         resolve_options(preset, {"exchange_rank": "9"})
     with pytest.raises(ValueError):

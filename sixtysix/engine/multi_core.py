@@ -228,8 +228,9 @@ def marriage_counts(state, rules, seat):
 @njit(cache=True, inline="always")
 def credited(state, rules, seat):
     """A seat's credited total (M22): trick points and its marriages that count."""
-    if marriage_counts(state, rules, seat):
-        return state.points[seat] + state.marriage[seat]
+    marriage = state.marriage[seat]
+    if marriage and marriage_counts(state, rules, seat):
+        return state.points[seat] + marriage
     return state.points[seat]
 
 
@@ -415,6 +416,19 @@ def _may_exchange(state, rules, seat):
     return state.talon[state.talon_end - 1] != card and (state.hand[seat] >> card) & 1 == 1
 
 
+@njit(cache=True)
+def _marry_claims(state, rules, seat, pairs):
+    """The marry-claim actions offered for the marriages ``pairs`` (high word)."""
+    high = np.int64(0)
+    for suit in range(4):
+        if (pairs >> (suit * RANKS_PER_SUIT + QUEEN)) & 1:
+            counts = marriage_counts(state, rules, seat)
+            extra = marriage_value(state, rules, suit) if counts else 0
+            if _claim_offered(state, rules, seat, extra):
+                high |= _high(A_MARRY_CLAIM + suit)
+    return high
+
+
 @njit(cache=True, inline="always")
 def _lead_actions(state, rules):
     seat = state.leader
@@ -427,12 +441,7 @@ def _lead_actions(state, rules):
     if pairs and state.announced != BETLI and (is_open or rules.marry_strict or closing_turn):
         low |= np.int64(pairs | pairs << 1) << A_MARRY
         if rules.claim_mode != CLAIM_AUTOMATIC:
-            for suit in range(4):
-                if (pairs >> (suit * RANKS_PER_SUIT + QUEEN)) & 1:
-                    counts = marriage_counts(state, rules, seat)
-                    extra = marriage_value(state, rules, suit) if counts else 0
-                    if _claim_offered(state, rules, seat, extra):
-                        high |= _high(A_MARRY_CLAIM + suit)
+            high |= _marry_claims(state, rules, seat, pairs)
     if _may_exchange(state, rules, seat):
         high |= _high(A_EXCHANGE)
     if (
@@ -711,6 +720,19 @@ def _announcement_check(state, rules):
     return False
 
 
+@njit(cache=True)
+def _first_claim_point_after_reveal(state, rules, seat):
+    """The first claim point once the partnership is public checks every side, from
+    ``seat`` on (MP-A9, M5); True if the deal ended."""
+    state.reveal_checked = 1
+    for k in range(rules.num_players):
+        other = (seat + k) % rules.num_players
+        if mask_total(state, rules, state.team[other]) >= rules.target:
+            _claim(state, rules, other)
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def _claim_point(state, rules, seat):
     """A claim point for ``seat``'s side (after its trick, marriage or meld); True if the
@@ -721,13 +743,7 @@ def _claim_point(state, rules, seat):
         return False
     all_sides = rules.sides == SIDES_CALLED and not rules.claims_before_reveal
     if all_sides and not state.reveal_checked:
-        state.reveal_checked = 1
-        for k in range(rules.num_players):
-            other = (seat + k) % rules.num_players
-            if mask_total(state, rules, state.team[other]) >= rules.target:
-                _claim(state, rules, other)
-                return True
-        return False
+        return _first_claim_point_after_reveal(state, rules, seat)
     if mask_total(state, rules, state.team[seat]) >= rules.target:
         _claim(state, rules, seat)
         return True
@@ -992,15 +1008,15 @@ def apply_action(state, rules, action):
     """Apply a legal action id (legality is the caller's duty: see ``legal_masks``)."""
     seat = state.to_move
     phase = state.phase
-    if action < A_MARRY:
-        _place_card(state, rules, seat, action)
+    if action < A_CALL:
+        card = action
+        if action >= A_MARRY:
+            card = action - A_MARRY
+            _declare(state, rules, seat, suit_of(card))
+            if _claim_point(state, rules, seat):
+                return
+        _place_card(state, rules, seat, card)
         _after_card(state, rules, seat)
-    elif action < A_CALL:
-        card = action - A_MARRY
-        _declare(state, rules, seat, suit_of(card))
-        if not _claim_point(state, rules, seat):
-            _place_card(state, rules, seat, card)
-            _after_card(state, rules, seat)
     elif action < A_EXCHANGE:
         _apply_call(state, rules, action - A_CALL)
     elif action == A_EXCHANGE:

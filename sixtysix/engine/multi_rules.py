@@ -403,7 +403,7 @@ def _validate_options(rules: TableRules) -> None:
     n = rules.num_players
     if rules.closing_allowed and rules.trump_source != "turn_up":
         _refuse("closing_allowed", True, "closing exists only in the turn-up games")
-    if rules.trump_source == "turn_up" and rules.exchange_card_rank not in rules.deck_ranks:
+    if rules.exchange_card_rank not in rules.deck_ranks:  # M19 refuses it in every game
         _refuse("exchange_rank", rules.exchange_rank, f"the pack's ranks are {rules.deck_ranks!r}")
     if rules.low_card_points and not set(LOW_RANKS) & set(rules.deck_ranks):
         _refuse("low_card_points", 1, "the pack has no 9, 8 or 7")
