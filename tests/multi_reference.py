@@ -741,7 +741,7 @@ class RefState:
         if ph == "announce":
             return self._ann_actions(s)
         if ph == "auction":
-            bids = ["bid %d" % k for k in range(self.high + 1, o["bid_levels"] + 1)]
+            bids = [f"bid {k}" for k in range(self.high + 1, o["bid_levels"] + 1)]
             forced = (
                 o["all_pass"] == "dealer_forced"
                 and self.bidder is None

@@ -66,9 +66,9 @@ def play_lockstep(preset, options, seed, pick=None):
 
     def fail(what, ev, rv):
         raise Mismatch(
-            "lockstep mismatch in %s\n  preset=%s options=%r\n  deck=%r dealer=%d seed=%r\n"
-            "  history=%r\n  engine: %r\n  reference: %r"
-            % (what, preset, options, deck, dealer, seed, history, ev, rv)
+            f"lockstep mismatch in {what}\n  preset={preset} options={options!r}\n"
+            f"  deck={deck!r} dealer={dealer} seed={seed!r}\n"
+            f"  history={history!r}\n  engine: {ev!r}\n  reference: {rv!r}"
         )
 
     steps = 0
@@ -252,7 +252,7 @@ def run_mixes(preset, n_mixes, deals_per_mix, seed):
             steps += play_lockstep(
                 preset,
                 opts,
-                "mix-%s-%s-%d-%d" % (preset, seed, m, d),
+                f"mix-{preset}-{seed}-{m}-{d}",
                 pick=biased_pick if d % 2 else None,
             )
             played += 1
@@ -270,8 +270,8 @@ DEFAULT_DEALS.update({p: 250 for p in MINIS})
 @pytest.mark.parametrize("preset", ALL)
 def test_lockstep_preset(preset):
     for i in range(DEFAULT_DEALS[preset]):
-        play_lockstep(preset, {}, "%s-%d" % (preset, i))
-        play_lockstep(preset, {}, "biased-%s-%d" % (preset, i), pick=biased_pick)
+        play_lockstep(preset, {}, f"{preset}-{i}")
+        play_lockstep(preset, {}, f"biased-{preset}-{i}", pick=biased_pick)
 
 
 # --- engine-vs-spec disagreements this reference found (D1 is fixed in the engine) ---
@@ -335,7 +335,7 @@ def test_lockstep_option_mixes(preset):
 @pytest.mark.parametrize("preset", ALL)
 def test_lockstep_preset_slow(preset):
     for i in range(3000):
-        play_lockstep(preset, {}, "slow-%s-%d" % (preset, i))
+        play_lockstep(preset, {}, f"slow-{preset}-{i}")
 
 
 @pytest.mark.slow
@@ -353,7 +353,7 @@ if __name__ == "__main__":  # quick exploration: python tests/test_multi_lockste
         try:
             n = 0
             for i in range(200):
-                n += play_lockstep(p, {}, "%s-%d" % (p, i))
+                n += play_lockstep(p, {}, f"{p}-{i}")
             print(p, "ok", n)
         except Mismatch as exc:
             print(p, "MISMATCH", exc)
