@@ -70,7 +70,7 @@ def _shown_cards(view: TableView, seat: int, action: int) -> list[int]:
         return _marriage((action - mc.A_MARRY) // 8)
     if action >= mc.A_MARRY_CLAIM:
         return _marriage((action - mc.A_MARRY_CLAIM) % 4)
-    if action == mc.A_EXCHANGE:
+    if action in (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE):
         rules = view.game.rules
         return [parse_card(rules.exchange_card_rank + view.face_up_at_deal[1])]
     caller = (view.dealer + 1) % view.num_players

@@ -116,7 +116,7 @@ def test_game_info_follows_the_preset(preset):
     rules = make_table_rules(preset)
     n = rules.num_players
     assert game.num_players() == n == sixtysix.Game(preset).num_players
-    assert game.num_distinct_actions() == mc.NUM_TABLE_ACTIONS == 115
+    assert game.num_distinct_actions() == mc.NUM_TABLE_ACTIONS == 117
     assert game.max_chance_outcomes() == 32
     assert game.max_game_length() >= rules.deck
     kind = game.get_type()

@@ -17,19 +17,37 @@ import sixtysix
 from sixtysix.engine.cards import card_name
 from sixtysix.engine.rules import MINI_PRESETS, PRESETS, make_rules, table_rules_of
 
-SHARED_PRESETS = ("snapszer", "schnapsen", *MINI_PRESETS)
+SHARED_PRESETS = tuple(preset for preset in (*PRESETS, *MINI_PRESETS) if preset != "vu_schnapsen")
 #: Shared options and the values a random mix draws from (valid with every shared preset).
 MIX_CHOICES = {
     "claim_mode": ("automatic", "manual", "optional_verified"),
     "false_claim_penalty": ("fixed_2", "two_or_three"),
     "closer_win_basis": ("at_end", "at_close"),
-    "failed_close_penalty": ("always_3", "two_or_three_by_tricks_at_close"),
+    "failed_close_penalty": (
+        "always_3",
+        "two_or_three_by_tricks_at_close",
+        "by_closer_points",
+        "czech_6_or_3",
+    ),
     "marriage_in_strict_phase": (False, True),
     "closing_allowed": (False, True),
     "strict_must_follow": (False, True),
     "strict_must_head": (False, True),
     "strict_must_trump": (False, True),
     "last_trick_bonus": (0, 10),
+    "exchange_requires_trick_won": (False, True),
+    "marriage_on_closing_turn": (False, True),
+    "exhausted_no_claim_rule": ("higher_total_wins", "last_trick_winner", "no_score"),
+    "schwarz_basis": ("no_tricks", "zero_points"),
+    "exchange_on_opponent_close": (False, True),
+    "close_before_draw": (False, True),
+    "close_on_first_lead": (False, True),
+    "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
+    "marriage_on_first_lead": (False, True),
+    "marriage_lead_card": ("either", "king", "queen"),
+    "claim_after_marriage": (False, True),
+    "game_point_scale": ("standard", "czech"),
+    "opponent_out_after_close": ("as_failed_close", "fixed_2"),
 }
 
 
@@ -99,6 +117,28 @@ def test_the_two_cores_agree_on_many_option_mixes(mix):
 def test_a_two_player_rule_the_n_player_engine_lacks_is_refused_by_name(preset):
     with pytest.raises(ValueError, match="has no counterpart in the N-player engine"):
         table_rules_of(make_rules(preset))
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("exchange_requires_trick_won", True),
+        ("marriage_on_closing_turn", False),
+        ("exhausted_no_claim_rule", "no_score"),
+        ("schwarz_basis", "zero_points"),
+        ("exchange_on_opponent_close", True),
+        ("close_before_draw", True),
+        ("trick_winner_rule", "value_always"),
+        ("marriage_lead_card", "king"),
+        ("claim_after_marriage", False),
+        ("game_point_scale", "czech"),
+        ("failed_close_penalty", "czech_6_or_3"),
+    ],
+)
+def test_the_two_player_options_are_refused_for_more_seats(option, value):
+    for preset in ("snapszer3", "snapszer4", "na66_2"):
+        with pytest.raises(ValueError, match=f"invalid {option} .*two-player"):
+            sixtysix.Game(preset, **{option: value})
 
 
 def test_following_suit_off_with_the_trump_duty_is_refused():

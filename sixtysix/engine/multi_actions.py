@@ -11,6 +11,8 @@ _WORDS = {
     "close": mc.A_CLOSE,
     "claim": mc.A_CLAIM,
     "pass": mc.A_PASS,
+    "exchange-on-close": mc.A_EXCHANGE_ON_CLOSE,
+    "draw": mc.A_DRAW,
     "announce durchmars": mc.A_DURCHMARS,
     "announce betli": mc.A_BETLI,
     **{f"bid {level}": mc.A_BID + level for level in range(1, mc.MOON + 1)},

@@ -4,7 +4,7 @@ sides, claims and scoring.
 
 A deal's state is one numpy record (``TABLE_STATE_DTYPE``); the rules are the record of
 ``multi_rules.compile_table_rules``. Cards are indices over the 32-card pack
-(``multi_rules``). Action ids (115, so the legal set is two 64-bit words ``(low, high)``,
+(``multi_rules``). Action ids (117, so the legal set is two 64-bit words ``(low, high)``,
 bit ``a`` of low for ``a < 64`` and bit ``a - 64`` of high otherwise):
 
 * ``0..31`` play card ``id``; ``32..63`` declare the marriage of the card's suit and lead
@@ -13,6 +13,8 @@ bit ``a`` of low for ``a < 64`` and bit ``a - 64`` of high otherwise):
   ``101`` announce betli, ``102..106`` bid 1..5
 * ``107..110`` marry-claim suit ``id - 107``; ``111..114`` meld suit ``id - 111`` (the
   leader's partner shows a marriage, RULES_MULTI M12)
+* ``115`` exchange-on-close, ``116`` draw: the two-player game's exchange on the
+  opponent's close and its close before the draw (``TWO_PLAYER_OPTIONS``)
 """
 
 from __future__ import annotations
@@ -27,12 +29,21 @@ from .multi_rules import (
     CLAIM_NONE,
     CLAIM_OPTIONAL_VERIFIED,
     DURCHMARS_BETLI,
+    EXHAUSTED_HIGHER_TOTAL,
+    EXHAUSTED_LAST_TRICK,
+    FAILED_ALWAYS_3,
+    FAILED_CZECH,
+    FAILED_TWO_OR_THREE,
+    LEAD_EITHER,
+    LEAD_KING,
     NO_ANNOUNCEMENTS,
     NUM_CARDS,
     RANKS_PER_SUIT,
     SIDES_CALLED,
     SIDES_CONTRACT,
     SIDES_FIXED,
+    TRICK_STANDARD,
+    TRICK_VALUE_ALWAYS,
     TRUMP_FIRST_LEAD,
     TRUMP_TURN_UP,
 )
@@ -50,7 +61,9 @@ A_BETLI = 101
 A_BID = 101  # bid k is A_BID + k, k = 1..5
 A_MARRY_CLAIM = 107
 A_MELD = 111
-NUM_TABLE_ACTIONS = 115
+A_EXCHANGE_ON_CLOSE = 115
+A_DRAW = 116
+NUM_TABLE_ACTIONS = 117
 HIGH = 64  # the first action id of the high word
 
 # ---- decision points (state.phase) -------------------------------------------
@@ -62,7 +75,20 @@ FOLLOW = 4  # a follower plays to the trick
 MELD = 5  # the leader's partner may show a marriage
 FINAL_CLAIM = 6  # manual claims: the last trick's winner may claim
 OVER = 7
-TABLE_PHASE_NAMES = ("call", "announce", "bid", "lead", "follow", "meld", "final-claim", "over")
+PRE_DRAW = 8  # two players, close_before_draw: the trick's winner may close before drawing
+CLOSE_EXCHANGE = 9  # two players, exchange_on_opponent_close: the other seat may exchange
+TABLE_PHASE_NAMES = (
+    "call",
+    "announce",
+    "bid",
+    "lead",
+    "follow",
+    "meld",
+    "final-claim",
+    "over",
+    "pre-draw",
+    "close-exchange",
+)
 
 # ---- announcements (state.announced) ----------------------------------------------
 DURCHMARS = 1
@@ -86,6 +112,9 @@ TABLE_REASONS = (
     "moon_made",
     "moon_failed",
     "redeal",
+    "higher_total",
+    "draw",
+    "no_score",
 )
 (
     WHY_CLAIM,
@@ -104,6 +133,9 @@ TABLE_REASONS = (
     WHY_MOON_MADE,
     WHY_MOON_FAILED,
     WHY_REDEAL,
+    WHY_HIGHER_TOTAL,
+    WHY_DRAW,
+    WHY_NO_SCORE,
 ) = range(len(TABLE_REASONS))
 
 QUEEN = 4
@@ -412,6 +444,8 @@ def _may_exchange(state, rules, seat):
         return False
     if state.talon_end - state.talon_top < rules.exchange_min_talon:
         return False
+    if rules.exchange_needs_trick and state.tricks[seat] == 0:
+        return False
     card = exchange_card(state, rules)
     return state.talon[state.talon_end - 1] != card and (state.hand[seat] >> card) & 1 == 1
 
@@ -437,10 +471,21 @@ def _lead_actions(state, rules):
     high = np.int64(0)
     is_open = talon_open(state)
     pairs = _pairs(state, hand)
-    closing_turn = state.turn_acted and state.closed_by == seat  # RULES 7.3: may marry
-    if pairs and state.announced != BETLI and (is_open or rules.marry_strict or closing_turn):
-        low |= np.int64(pairs | pairs << 1) << A_MARRY
-        if rules.claim_mode != CLAIM_AUTOMATIC:
+    closing_turn = rules.marry_closing_turn and state.turn_acted and state.closed_by == seat
+    first_lead = state.tricks_done == 0
+    if (
+        pairs
+        and state.announced != BETLI
+        and (is_open or rules.marry_strict or closing_turn)
+        and (rules.marry_first_lead or not first_lead)
+    ):
+        if rules.marry_lead_card == LEAD_EITHER:
+            low |= np.int64(pairs | pairs << 1) << A_MARRY
+        elif rules.marry_lead_card == LEAD_KING:
+            low |= np.int64(pairs << 1) << A_MARRY
+        else:
+            low |= np.int64(pairs) << A_MARRY
+        if rules.claim_mode != CLAIM_AUTOMATIC and rules.claim_after_marriage:
             high |= _marry_claims(state, rules, seat, pairs)
     if _may_exchange(state, rules, seat):
         high |= _high(A_EXCHANGE)
@@ -449,6 +494,7 @@ def _lead_actions(state, rules):
         and is_open
         and state.announced == 0
         and state.talon_end - state.talon_top >= rules.close_min_talon
+        and (rules.close_first_lead or not first_lead)
     ):
         high |= _high(A_CLOSE)
     if state.tricks_done > 0 and state.turn_acted == 0 and _claim_offered(state, rules, seat, 0):
@@ -458,12 +504,18 @@ def _lead_actions(state, rules):
 
 @njit(cache=True, inline="always")
 def beats(state, rules, card, best):
-    """Whether ``card`` beats ``best``, the card winning the trick so far (1.5)."""
+    """Whether ``card`` beats ``best``, the card winning the trick so far (1.5; by card
+    points across plain suits under the two-player ``trick_winner_rule`` value modes)."""
     if suit_of(card) == suit_of(best):
         if state.announced == BETLI:
             return rules.betli_strength[card] > rules.betli_strength[best]
         return rules.strength[card] > rules.strength[best]
-    return suit_of(card) == state.trump
+    if suit_of(card) == state.trump or suit_of(best) == state.trump:
+        return suit_of(card) == state.trump
+    rule = rules.trick_rule
+    if rule == TRICK_STANDARD or (rule != TRICK_VALUE_ALWAYS and not talon_open(state)):
+        return False
+    return rules.card_points[card] > rules.card_points[best]
 
 
 @njit(cache=True, inline="always")
@@ -617,6 +669,14 @@ def legal_masks(state, rules):
         return zero, high
     if phase == FINAL_CLAIM:
         return zero, _high(A_CLAIM) | _high(A_PASS)
+    if phase == PRE_DRAW:
+        high = _high(A_CLOSE) | _high(A_DRAW)
+        if _claim_offered(state, rules, state.to_move, 0):
+            high |= _high(A_CLAIM)
+        return zero, high
+    if phase == CLOSE_EXCHANGE:
+        holds = (state.hand[state.to_move] >> exchange_card(state, rules)) & 1
+        return zero, _high(A_PASS) | (_high(A_EXCHANGE_ON_CLOSE) if holds else zero)
     return zero, zero
 
 
@@ -625,8 +685,13 @@ def legal_masks(state, rules):
 
 @njit(cache=True, inline="always")
 def scale(rules, loser_total, loser_tricks):
-    """Game points by the losers' combined figures (1.13.1)."""
-    if loser_tricks == 0:
+    """Game points by the losers' combined figures (1.13.1; schwarz by points and the czech
+    scale are two-player options)."""
+    if rules.czech_scale:
+        if loser_total <= rules.target // 3:
+            return 3
+        return 2 if loser_total <= 2 * rules.target // 3 else 1
+    if (loser_total if rules.schwarz_zero_points else loser_tricks) == 0:
         return 3
     return 2 if loser_total < rules.target // 2 else 1
 
@@ -667,14 +732,22 @@ def _closing_side(state):
 @njit(cache=True)
 def _failed_close_points(state, rules):
     """3 to each seat outside the closing side, or 2 if they had a trick at the close (M25)."""
-    if not rules.failed_two_or_three:
+    penalty = rules.failed_close
+    if penalty == FAILED_ALWAYS_3:
         return 3
     others = ~_closing_side(state)
     tricks = 0
     for seat in range(rules.num_players):
         if (others >> seat) & 1:
             tricks += state.snap_tricks[seat]
-    return 3 if tricks == 0 else 2
+    if penalty == FAILED_TWO_OR_THREE:
+        return 3 if tricks == 0 else 2
+    closer_total = credited(state, rules, state.closed_by)  # the two-player values
+    if penalty == FAILED_CZECH:
+        return 6 if closer_total < rules.target // 2 else 3
+    if tricks == 0:
+        return 3
+    return 1 if closer_total >= rules.target // 2 else 2
 
 
 @njit(cache=True)
@@ -692,7 +765,7 @@ def _claim(state, rules, seat):
             _finish(state, side, points, WHY_CLOSER_CLAIM)
         else:
             others = everyone & ~_closing_side(state)
-            points = _failed_close_points(state, rules)
+            points = 2 if rules.opponent_out_fixed_2 else _failed_close_points(state, rules)
             _finish(state, others, points, WHY_OPPONENT_CLAIM_AFTER_CLOSE)
     elif closing:
         others = everyone & ~_closing_side(state)
@@ -781,8 +854,18 @@ def _end_of_cards(state, rules):
     elif state.closed_by >= 0:
         others = all_seats(rules) & ~_closing_side(state)
         _finish(state, others, _failed_close_points(state, rules), WHY_FAILED_CLOSE)
-    else:
+    elif rules.exhausted_rule == EXHAUSTED_LAST_TRICK:
         _finish(state, state.team[state.last_winner], 1, WHY_LAST_TRICK)
+    elif rules.exhausted_rule == EXHAUSTED_HIGHER_TOTAL:  # two seats (TWO_PLAYER_OPTIONS)
+        first, second = credited(state, rules, 0), credited(state, rules, 1)
+        if first == second:
+            _finish(state, 0, 0, WHY_DRAW)
+        else:
+            loser = 1 if first > second else 0
+            points = scale(rules, credited(state, rules, loser), state.tricks[loser])
+            _finish(state, np.int64(1) << (1 - loser), points, WHY_HIGHER_TOTAL)
+    else:
+        _finish(state, 0, 0, WHY_NO_SCORE)
 
 
 # ---- applying actions ---------------------------------------------------------------
@@ -844,6 +927,14 @@ def _resolve_trick(state, rules):
         return
     state.leader = winner
     if talon_open(state):
+        if (
+            rules.close_before_draw
+            and rules.closing
+            and state.talon_end - state.talon_top >= rules.close_min_talon + 2
+        ):
+            state.phase = PRE_DRAW
+            state.to_move = winner
+            return
         _draw(state, rules)
     _start_lead(state, winner)
 
@@ -916,11 +1007,34 @@ def _declare(state, rules, seat, suit):
 
 @njit(cache=True)
 def _close(state, rules, seat):
+    """``seat`` closes on his lead (or before his draw); in the two-player game the other
+    seat may then exchange (L3) while the exchange card is not placed in public."""
+    _start_lead(state, seat)
     state.closed_by = seat
     for other in range(rules.num_players):
         state.snap_total[other] = credited(state, rules, other)
         state.snap_tricks[other] = state.tricks[other]
     state.turn_acted = 1
+    if rules.exchange_on_close and _exchange_card_in_play(state, rules):
+        state.phase = CLOSE_EXCHANGE
+        state.to_move = 1 - seat
+
+
+@njit(cache=True)
+def _exchange_card_in_play(state, rules):
+    """Whether the exchange card is neither under the talon nor won in a trick."""
+    card = exchange_card(state, rules)
+    under_talon = state.talon[state.talon_end - 1] == card
+    return not under_talon and ((state.won[0] | state.won[1]) >> card) & 1 == 0
+
+
+@njit(cache=True)
+def _swap_with_talon_bottom(state, rules, seat):
+    """The exchange: ``seat``'s exchange card replaces the talon's last card, which he takes."""
+    last = state.talon_end - 1
+    card = exchange_card(state, rules)
+    state.hand[seat] ^= (np.int64(1) << card) | (np.int64(1) << state.talon[last])
+    state.talon[last] = card
 
 
 @njit(cache=True)
@@ -1013,17 +1127,14 @@ def apply_action(state, rules, action):
         if action >= A_MARRY:
             card = action - A_MARRY
             _declare(state, rules, seat, suit_of(card))
-            if _claim_point(state, rules, seat):
+            if rules.claim_after_marriage and _claim_point(state, rules, seat):
                 return
         _place_card(state, rules, seat, card)
         _after_card(state, rules, seat)
     elif action < A_EXCHANGE:
         _apply_call(state, rules, action - A_CALL)
     elif action == A_EXCHANGE:
-        last = state.talon_end - 1
-        card = exchange_card(state, rules)
-        state.hand[seat] ^= (np.int64(1) << card) | (np.int64(1) << state.talon[last])
-        state.talon[last] = card
+        _swap_with_talon_bottom(state, rules, seat)
         state.turn_acted = 1
     elif action == A_CLOSE:
         _close(state, rules, seat)
@@ -1033,6 +1144,14 @@ def apply_action(state, rules, action):
         _apply_announcement(state, rules, seat, action)
     elif phase == BID:
         _apply_bid(state, rules, seat, action)
+    elif (action == A_PASS and phase == CLOSE_EXCHANGE) or action == A_EXCHANGE_ON_CLOSE:
+        if action == A_EXCHANGE_ON_CLOSE:
+            _swap_with_talon_bottom(state, rules, seat)
+        state.phase = LEAD
+        state.to_move = state.closed_by
+    elif action == A_DRAW:
+        _draw(state, rules)
+        _start_lead(state, seat)
     elif action == A_PASS and phase == MELD:
         state.phase = FOLLOW
         state.to_move = next_seat(state, rules, state.leader)

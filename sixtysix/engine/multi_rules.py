@@ -60,13 +60,23 @@ CHOICES: dict[str, tuple] = {
     "open_phase_rule": ("free", "strict"),
     "trump_duty": ("always", "if_winning"),
     "exchange_rank": ("J", "9", "lowest"),
-    "failed_close_penalty": ("always_3", "two_or_three_by_tricks_at_close"),
+    "failed_close_penalty": (
+        "always_3",
+        "two_or_three_by_tricks_at_close",
+        "by_closer_points",
+        "czech_6_or_3",
+    ),
+    "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
+    "marriage_lead_card": ("either", "king", "queen"),
+    "game_point_scale": ("standard", "czech"),
+    "opponent_out_after_close": ("as_failed_close", "fixed_2"),
     "closer_win_basis": ("at_close", "at_end"),
     "marriage_declarers": ("leader", "leader_and_partner"),
     "marriage_validation_scope": ("side", "own"),
     "claim_mode": ("automatic", "manual", "optional_verified", "none"),
     "false_claim_penalty": ("two_or_three", "fixed_2"),
-    "exhausted_no_claim_rule": ("last_trick_winner",),
+    "exhausted_no_claim_rule": ("last_trick_winner", "higher_total_wins", "no_score"),
+    "schwarz_basis": ("no_tricks", "zero_points"),
     "last_trick_bonus": (0, 10),
     "loser_basis": ("combined", "per_opponent"),
     "announcements": ("none", "durchmars", "durchmars_betli"),
@@ -89,6 +99,13 @@ BOOL_OPTIONS = (
     "closing_allowed",
     "marriage_requires_trick",
     "marriage_in_strict_phase",
+    "marriage_on_closing_turn",
+    "exchange_requires_trick_won",
+    "exchange_on_opponent_close",
+    "close_before_draw",
+    "marriage_on_first_lead",
+    "close_on_first_lead",
+    "claim_after_marriage",
     "betli_must_head",
     "defender_units",
 )
@@ -134,17 +151,29 @@ class TableRules:
     must_overtrump: bool = False
     exchange_rank: str = "J"
     exchange_min_talon: int = 4
+    exchange_requires_trick_won: bool = False
+    trick_winner_rule: str = "standard"
+    exchange_on_opponent_close: bool = False
     closing_allowed: bool = True
     close_min_talon: int = 2
+    close_before_draw: bool = False
+    close_on_first_lead: bool = True
     failed_close_penalty: str = "always_3"
     closer_win_basis: str = "at_close"
     marriage_declarers: str = "leader"
     marriage_validation_scope: str = "side"
     marriage_requires_trick: bool = True
     marriage_in_strict_phase: bool = True
+    marriage_on_closing_turn: bool = True
+    marriage_on_first_lead: bool = True
+    marriage_lead_card: str = "either"
+    claim_after_marriage: bool = True
     claim_mode: str = "automatic"
     false_claim_penalty: str = "two_or_three"
     exhausted_no_claim_rule: str = "last_trick_winner"
+    schwarz_basis: str = "no_tricks"
+    game_point_scale: str = "standard"
+    opponent_out_after_close: str = "as_failed_close"
     last_trick_bonus: int = 0
     loser_basis: str = "combined"
     announcements: str = "none"
@@ -424,11 +453,51 @@ def _validate_options(rules: TableRules) -> None:
             )
 
 
+#: Options of the two-player game (RULES) that RULES_MULTI M19 fixes for 2-4 seats, with
+#: the value it fixes: only two seats each for himself may set another (the two-player
+#: presets, run on this engine by ``engine.rules.table_rules_of``).
+TWO_PLAYER_OPTIONS = {
+    "exchange_requires_trick_won": False,
+    "exchange_on_opponent_close": False,
+    "close_before_draw": False,
+    "marriage_on_closing_turn": True,
+    "marriage_on_first_lead": True,
+    "marriage_lead_card": "either",
+    "claim_after_marriage": True,
+    "close_on_first_lead": True,
+    "trick_winner_rule": "standard",
+    "exhausted_no_claim_rule": "last_trick_winner",
+    "schwarz_basis": "no_tricks",
+    "game_point_scale": "standard",
+    "opponent_out_after_close": "as_failed_close",
+}
+
+
+def _validate_two_player_options(rules: TableRules) -> None:
+    if rules.num_players == 2 and rules.sides == "none":
+        return
+    for name, fixed in TWO_PLAYER_OPTIONS.items():
+        if getattr(rules, name) != fixed:
+            _refuse(
+                name,
+                getattr(rules, name),
+                f"it is an option of the two-player game; here it is fixed at {fixed!r} "
+                "(RULES_MULTI M19)",
+            )
+    if rules.failed_close_penalty in ("by_closer_points", "czech_6_or_3"):
+        _refuse(
+            "failed_close_penalty",
+            rules.failed_close_penalty,
+            "a two-player value; here it is always_3 or two_or_three_by_tricks_at_close (M25)",
+        )
+
+
 def _validate(rules: TableRules) -> None:
     _validate_values(rules)
     _validate_deal(rules)
     _validate_sides(rules)
     _validate_options(rules)
+    _validate_two_player_options(rules)
 
 
 def option_code(option: str, value) -> int:
@@ -440,6 +509,10 @@ SIDES_NONE, SIDES_FIXED, SIDES_CALLED, SIDES_CONTRACT = range(4)
 TRUMP_TURN_UP, TRUMP_CALLED, TRUMP_FIRST_LEAD = range(3)
 CLAIM_AUTOMATIC, CLAIM_MANUAL, CLAIM_OPTIONAL_VERIFIED, CLAIM_NONE = range(4)
 NO_ANNOUNCEMENTS, DURCHMARS_ONLY, DURCHMARS_BETLI = range(3)
+EXHAUSTED_LAST_TRICK, EXHAUSTED_HIGHER_TOTAL, EXHAUSTED_NO_SCORE = range(3)
+FAILED_ALWAYS_3, FAILED_TWO_OR_THREE, FAILED_BY_CLOSER_POINTS, FAILED_CZECH = range(4)
+TRICK_STANDARD, TRICK_VALUE_OPEN, TRICK_VALUE_ALWAYS = range(3)
+LEAD_EITHER, LEAD_KING, LEAD_QUEEN = range(3)
 
 # Fields of the compiled record the kernels read (all int64).
 TABLE_RULE_FIELDS = (
@@ -464,10 +537,23 @@ TABLE_RULE_FIELDS = (
     "exchange_min_talon",
     "closing",
     "close_min_talon",
-    "failed_two_or_three",
+    "failed_close",
+    "trick_rule",
+    "marry_first_lead",
+    "marry_lead_card",
+    "claim_after_marriage",
+    "close_first_lead",
+    "czech_scale",
+    "opponent_out_fixed_2",
     "closer_at_end",
     "partner_melds",
     "validate_own",
+    "exchange_needs_trick",
+    "exchange_on_close",
+    "close_before_draw",
+    "marry_closing_turn",
+    "exhausted_rule",
+    "schwarz_zero_points",
     "marriage_needs_trick",
     "marry_strict",
     "claim_mode",
@@ -539,10 +625,23 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
         exchange_min_talon=rules.exchange_min_talon,
         closing=rules.closing_allowed,
         close_min_talon=rules.close_min_talon,
-        failed_two_or_three=rules.failed_close_penalty != "always_3",
+        failed_close=option_code("failed_close_penalty", rules.failed_close_penalty),
+        trick_rule=option_code("trick_winner_rule", rules.trick_winner_rule),
+        marry_first_lead=rules.marriage_on_first_lead,
+        marry_lead_card=option_code("marriage_lead_card", rules.marriage_lead_card),
+        claim_after_marriage=rules.claim_after_marriage,
+        close_first_lead=rules.close_on_first_lead,
+        czech_scale=rules.game_point_scale == "czech",
+        opponent_out_fixed_2=rules.opponent_out_after_close == "fixed_2",
         closer_at_end=rules.closer_win_basis == "at_end",
         partner_melds=rules.marriage_declarers == "leader_and_partner",
         validate_own=rules.marriage_validation_scope == "own",
+        exchange_needs_trick=rules.exchange_requires_trick_won,
+        exchange_on_close=rules.exchange_on_opponent_close,
+        close_before_draw=rules.close_before_draw,
+        marry_closing_turn=rules.marriage_on_closing_turn,
+        exhausted_rule=option_code("exhausted_no_claim_rule", rules.exhausted_no_claim_rule),
+        schwarz_zero_points=rules.schwarz_basis == "zero_points",
         marriage_needs_trick=rules.marriage_requires_trick,
         marry_strict=rules.marriage_in_strict_phase,
         claim_mode=option_code("claim_mode", rules.claim_mode),

@@ -430,24 +430,8 @@ def _pattern_steps(pattern: str) -> list[tuple[str, int]]:
 #: Two-player options the N-player engine has no counterpart for: a rule set maps onto
 #: ``TableRules`` only with each at the value the N-player rules fix (RULES_MULTI M19).
 _FIXED_FOR_TABLE = {
-    "trick_winner_rule": "standard",
     "exchange_timing": "leader_before_lead",
-    "exchange_requires_trick_won": False,
-    "exchange_on_opponent_close": False,
-    "marriage_on_first_lead": True,
-    "marriage_on_closing_turn": True,
-    "marriage_lead_card": "either",
     "marriage_points_validation": "any_trick",
-    "claim_after_marriage": True,
-    "close_on_first_lead": True,
-    "close_before_draw": False,
-    "exhausted_no_claim_rule": "last_trick_winner",
-    "draw_bonus_next_deal": 0,
-    "game_point_scale": "standard",
-    "schwarz_basis": "no_tricks",
-    "opponent_out_after_close": "as_failed_close",
-    "next_dealer": "alternate",
-    "match_shutout_double": False,
 }
 #: Options both rule sets have, under the same name and meaning.
 _SHARED_WITH_TABLE = (
@@ -470,7 +454,19 @@ _SHARED_WITH_TABLE = (
     "false_claim_penalty",
     "closer_win_basis",
     "failed_close_penalty",
-    "match_target",
+    "exchange_requires_trick_won",
+    "exchange_on_opponent_close",
+    "close_before_draw",
+    "close_on_first_lead",
+    "trick_winner_rule",
+    "marriage_on_first_lead",
+    "marriage_lead_card",
+    "claim_after_marriage",
+    "game_point_scale",
+    "opponent_out_after_close",
+    "marriage_on_closing_turn",
+    "exhausted_no_claim_rule",
+    "schwarz_basis",
 )
 
 
@@ -481,17 +477,15 @@ def _no_counterpart(name: str, value, plays: str) -> None:
 
 
 def table_rules_of(rules: RuleSet) -> TableRules:
-    """The same game as rules for the N-player engine (two seats each for himself), or a
-    ValueError naming the first option that engine cannot express."""
+    """The same deal rules for the N-player engine (two seats each for himself), or a
+    ValueError naming the first option that engine cannot express. The match options
+    (``next_dealer``, ``match_target``, ``match_shutout_double``, ``draw_bonus_next_deal``)
+    are not part of a deal and are left at the N-player defaults."""
     for name, value in _FIXED_FOR_TABLE.items():
         if getattr(rules, name) != value:
             _no_counterpart(name, getattr(rules, name), f"only {value!r}")
     if rules.deal_pattern.startswith("alternate"):
         _no_counterpart("deal_pattern", rules.deal_pattern, "batches of cards, not singles")
-    if rules.failed_close_penalty == "czech_6_or_3":
-        _no_counterpart(
-            "failed_close_penalty", "czech_6_or_3", "always_3 or two_or_three_by_tricks_at_close"
-        )
     if rules.strict_must_trump and not rules.strict_must_follow:
         # RULES 6.2 then has a follower who holds the led suit trump; RULES_MULTI 1.7 only
         # a void one.
