@@ -120,11 +120,24 @@ def add_core(kinds) -> None:
         action="store_true",
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
     )
+    core.add_argument(
+        "--multi-core",
+        action="store_true",
+        help="play a two-player preset on the N-player core (engine.rules.table_rules_of): "
+        "the same rules and deals, to compare the two cores' speed",
+    )
 
 
 def run_core(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.multi_core and args.preset in TABLE_PRESET_NAMES:
+        command.error(
+            f"argument --multi-core: not allowed with --preset {args.preset}: "
+            "it runs on the N-player core anyway; give a two-player preset"
+        )
     if not args.reference_c:
-        return print_result(lambda: bench_core(args.preset, args.deals, args.seed), args.json)
+        return print_result(
+            lambda: bench_core(args.preset, args.deals, args.seed, args.multi_core), args.json
+        )
     if args.preset != "sixty_six":
         command.error(
             f"argument --reference-c: not allowed with --preset {args.preset}: "

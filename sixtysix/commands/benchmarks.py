@@ -17,6 +17,8 @@ import numpy as np
 
 from ..engine import core, multi_core, solver
 from ..engine.checks import check_integer, check_seed
+from ..engine.multi_rules import compile_table_rules
+from ..engine.rules import table_rules_of
 from ..game import Game
 from ..table_game import TableGame
 
@@ -32,18 +34,27 @@ def _check_playouts(deals, seed) -> tuple[int, int]:
     return check_integer(deals, "deals", 1, PLAYOUT_DEALS_LIMIT), check_seed(seed)
 
 
-def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
+def bench_core(
+    preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1, on_multi_core: bool = False
+) -> dict:
     """Random playouts of ``deals`` deals inside numba, one process; compile time excluded.
-    The multi-player presets run on ``multi_core``."""
+    The multi-player presets run on ``multi_core``, and a two-player one too with
+    ``on_multi_core`` (the same rules and deals; the random choices differ only where the two
+    cores number a decision's actions in another order, as exchange-or-pass after a close)."""
     deals, seed = _check_playouts(deals, seed)
     game = Game(preset)
-    kernel = multi_core if isinstance(game, TableGame) else core
-    kernel.random_playouts(game.rule_array, 10, seed)  # compile or load the cache first
+    kernel, rule_array = core, game.rule_array
+    if isinstance(game, TableGame):
+        kernel = multi_core
+    elif on_multi_core:
+        kernel, rule_array = multi_core, compile_table_rules(table_rules_of(game.rules))
+    kernel.random_playouts(rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
-    plies, game_points = kernel.random_playouts(game.rule_array, deals, seed)
+    plies, game_points = kernel.random_playouts(rule_array, deals, seed)
     seconds = time.perf_counter() - start
     return {
         "preset": preset,
+        "core": kernel.__name__.rsplit(".", 1)[-1],
         "deals": deals,
         "seed": seed,
         "seconds": round(seconds, 6),

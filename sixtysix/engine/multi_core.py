@@ -249,7 +249,10 @@ def mask_tricks(state, rules, seats):
 
 @njit(cache=True, inline="always")
 def marriage_counts(state, rules, seat):
-    """Whether ``seat``'s declared marriages count now (1.10.3, M3)."""
+    """Whether ``seat``'s declared marriages count now (1.10.3, M3; pending ones, under the
+    two-player ``next_trick_after_declaration``, never: a trick won credits them)."""
+    if rules.marry_pending:
+        return False
     if not rules.marriage_needs_trick:
         return True
     if rules.validate_own:
@@ -444,7 +447,7 @@ def _may_exchange(state, rules, seat):
         return False
     if state.talon_end - state.talon_top < rules.exchange_min_talon:
         return False
-    if rules.exchange_needs_trick and state.tricks[seat] == 0:
+    if (rules.exchange_needs_trick or rules.exchange_any_time) and state.tricks[seat] == 0:
         return False
     card = exchange_card(state, rules)
     return state.talon[state.talon_end - 1] != card and (state.hand[seat] >> card) & 1 == 1
@@ -651,7 +654,11 @@ def legal_masks(state, rules):
     phase = state.phase
     zero = np.int64(0)
     if phase == FOLLOW:
-        return follow_options(state, rules, state.hand[state.to_move]), zero
+        seat = state.to_move
+        options = follow_options(state, rules, state.hand[seat])
+        if rules.exchange_any_time and _may_exchange(state, rules, seat):
+            return options, _high(A_EXCHANGE)  # the two-player exchange at any time
+        return options, zero
     if phase == LEAD:
         return _lead_actions(state, rules)
     if phase == CALL:
@@ -903,6 +910,9 @@ def _resolve_trick(state, rules):
     for seat in range(rules.num_players):
         state.trick[seat] = -1
     state.points[winner] += state.trick_points
+    if rules.marry_pending:
+        state.points[winner] += state.marriage[winner]
+        state.marriage[winner] = 0
     state.tricks[winner] += 1
     state.won[winner] |= state.trick_cards
     state.tricks_done += 1
@@ -1135,7 +1145,8 @@ def apply_action(state, rules, action):
         _apply_call(state, rules, action - A_CALL)
     elif action == A_EXCHANGE:
         _swap_with_talon_bottom(state, rules, seat)
-        state.turn_acted = 1
+        if phase == LEAD:  # a follower's exchange (exchange_timing any_time) is no lead act
+            state.turn_acted = 1
     elif action == A_CLOSE:
         _close(state, rules, seat)
     elif action == A_CLAIM:

@@ -68,6 +68,8 @@ CHOICES: dict[str, tuple] = {
     ),
     "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
     "marriage_lead_card": ("either", "king", "queen"),
+    "exchange_timing": ("leader_before_lead", "any_time_after_trick_won"),
+    "marriage_points_validation": ("any_trick", "next_trick_after_declaration"),
     "game_point_scale": ("standard", "czech"),
     "opponent_out_after_close": ("as_failed_close", "fixed_2"),
     "closer_win_basis": ("at_close", "at_end"),
@@ -152,6 +154,7 @@ class TableRules:
     exchange_rank: str = "J"
     exchange_min_talon: int = 4
     exchange_requires_trick_won: bool = False
+    exchange_timing: str = "leader_before_lead"
     trick_winner_rule: str = "standard"
     exchange_on_opponent_close: bool = False
     closing_allowed: bool = True
@@ -167,6 +170,7 @@ class TableRules:
     marriage_on_closing_turn: bool = True
     marriage_on_first_lead: bool = True
     marriage_lead_card: str = "either"
+    marriage_points_validation: str = "any_trick"
     claim_after_marriage: bool = True
     claim_mode: str = "automatic"
     false_claim_penalty: str = "two_or_three"
@@ -364,15 +368,16 @@ def _validate_values(rules: TableRules) -> None:
 def _pattern_steps(rules: TableRules) -> list[tuple[str, int]]:
     steps = []
     for token in rules.deal_pattern.split():
-        if token == "T":
-            steps.append(("T", 1))
+        if token in ("T", "TL"):
+            steps.append((token, 1))
         elif token[0] == "P" and token[1:].isdigit() and int(token[1:]) > 0:
             steps.append(("P", int(token[1:])))
         else:
             _refuse(
                 "deal_pattern",
                 rules.deal_pattern,
-                "tokens are Pk (k cards to every seat) and T (the face-up card), e.g. 'P3 P2 T'",
+                "tokens are Pk (k cards to every seat), T (the next card face up) and TL "
+                "(two players: the pack's last card face up), e.g. 'P3 P2 T'",
             )
     return steps
 
@@ -380,7 +385,7 @@ def _pattern_steps(rules: TableRules) -> list[tuple[str, int]]:
 def _validate_deal(rules: TableRules) -> None:
     steps = _pattern_steps(rules)
     per_seat = sum(count for kind, count in steps if kind == "P")
-    turned = sum(1 for kind, _ in steps if kind == "T")
+    turned = sum(1 for kind, _ in steps if kind in ("T", "TL"))
     if per_seat != rules.hand_size:
         _refuse(
             "deal_pattern",
@@ -458,11 +463,13 @@ def _validate_options(rules: TableRules) -> None:
 #: presets, run on this engine by ``engine.rules.table_rules_of``).
 TWO_PLAYER_OPTIONS = {
     "exchange_requires_trick_won": False,
+    "exchange_timing": "leader_before_lead",
     "exchange_on_opponent_close": False,
     "close_before_draw": False,
     "marriage_on_closing_turn": True,
     "marriage_on_first_lead": True,
     "marriage_lead_card": "either",
+    "marriage_points_validation": "any_trick",
     "claim_after_marriage": True,
     "close_on_first_lead": True,
     "trick_winner_rule": "standard",
@@ -484,6 +491,8 @@ def _validate_two_player_options(rules: TableRules) -> None:
                 f"it is an option of the two-player game; here it is fixed at {fixed!r} "
                 "(RULES_MULTI M19)",
             )
+    if "TL" in rules.deal_pattern.split():
+        _refuse("deal_pattern", rules.deal_pattern, "TL is a two-player token")
     if rules.failed_close_penalty in ("by_closer_points", "czech_6_or_3"):
         _refuse(
             "failed_close_penalty",
@@ -541,6 +550,7 @@ TABLE_RULE_FIELDS = (
     "trick_rule",
     "marry_first_lead",
     "marry_lead_card",
+    "marry_pending",
     "claim_after_marriage",
     "close_first_lead",
     "czech_scale",
@@ -549,6 +559,7 @@ TABLE_RULE_FIELDS = (
     "partner_melds",
     "validate_own",
     "exchange_needs_trick",
+    "exchange_any_time",
     "exchange_on_close",
     "close_before_draw",
     "marry_closing_turn",
@@ -594,6 +605,8 @@ def deal_seats(rules: TableRules) -> tuple[list[int], int]:
         if kind == "T":
             face_up = len(seats)
             seats.append(-1)
+        elif kind == "TL":
+            face_up = rules.deck - 1
         else:
             seats.extend(seat for seat in range(rules.num_players) for _ in range(count))
     return seats + [-1] * (rules.deck - len(seats)), face_up
@@ -629,6 +642,7 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
         trick_rule=option_code("trick_winner_rule", rules.trick_winner_rule),
         marry_first_lead=rules.marriage_on_first_lead,
         marry_lead_card=option_code("marriage_lead_card", rules.marriage_lead_card),
+        marry_pending=rules.marriage_points_validation == "next_trick_after_declaration",
         claim_after_marriage=rules.claim_after_marriage,
         close_first_lead=rules.close_on_first_lead,
         czech_scale=rules.game_point_scale == "czech",
@@ -637,6 +651,7 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
         partner_melds=rules.marriage_declarers == "leader_and_partner",
         validate_own=rules.marriage_validation_scope == "own",
         exchange_needs_trick=rules.exchange_requires_trick_won,
+        exchange_any_time=rules.exchange_timing == "any_time_after_trick_won",
         exchange_on_close=rules.exchange_on_opponent_close,
         close_before_draw=rules.close_before_draw,
         marry_closing_turn=rules.marriage_on_closing_turn,

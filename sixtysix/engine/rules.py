@@ -427,72 +427,31 @@ def _pattern_steps(pattern: str) -> list[tuple[str, int]]:
     return [(token[0], int(token[1:] or 1)) for token in pattern.split()]
 
 
-#: Two-player options the N-player engine has no counterpart for: a rule set maps onto
-#: ``TableRules`` only with each at the value the N-player rules fix (RULES_MULTI M19).
-_FIXED_FOR_TABLE = {
-    "exchange_timing": "leader_before_lead",
-    "marriage_points_validation": "any_trick",
-}
-#: Options both rule sets have, under the same name and meaning.
-_SHARED_WITH_TABLE = (
-    "deck",
-    "ranks",
-    "suits",
-    "target",
-    "marriage_points",
-    "hand_size",
-    "exchange_rank",
-    "exchange_min_talon",
-    "marriage_in_strict_phase",
-    "closing_allowed",
-    "close_min_talon",
-    "last_trick_bonus",
-    "strict_must_follow",
-    "strict_must_head",
-    "strict_must_trump",
-    "claim_mode",
-    "false_claim_penalty",
-    "closer_win_basis",
-    "failed_close_penalty",
-    "exchange_requires_trick_won",
-    "exchange_on_opponent_close",
-    "close_before_draw",
-    "close_on_first_lead",
-    "trick_winner_rule",
-    "marriage_on_first_lead",
-    "marriage_lead_card",
-    "claim_after_marriage",
-    "game_point_scale",
-    "opponent_out_after_close",
-    "marriage_on_closing_turn",
-    "exhausted_no_claim_rule",
-    "schwarz_basis",
-)
-
-
-def _no_counterpart(name: str, value, plays: str) -> None:
-    raise ValueError(
-        f"{name}={value!r} has no counterpart in the N-player engine (it plays {plays})"
-    )
+#: The options of a two-player match rather than of a deal (``table_rules_of`` leaves
+#: them at the N-player defaults).
+_MATCH_OPTIONS = ("next_dealer", "match_target", "match_shutout_double", "draw_bonus_next_deal")
 
 
 def table_rules_of(rules: RuleSet) -> TableRules:
-    """The same deal rules for the N-player engine (two seats each for himself), or a
-    ValueError naming the first option that engine cannot express. The match options
-    (``next_dealer``, ``match_target``, ``match_shutout_double``, ``draw_bonus_next_deal``)
-    are not part of a deal and are left at the N-player defaults."""
-    for name, value in _FIXED_FOR_TABLE.items():
-        if getattr(rules, name) != value:
-            _no_counterpart(name, getattr(rules, name), f"only {value!r}")
-    if rules.deal_pattern.startswith("alternate"):
-        _no_counterpart("deal_pattern", rules.deal_pattern, "batches of cards, not singles")
+    """The same deal rules for the N-player engine: two seats, each for himself, with the
+    two-player options of ``multi_rules.TWO_PLAYER_OPTIONS``. The one combination that
+    engine plays otherwise is refused: following suit off with the trump duty on (RULES
+    6.2 has a follower who holds the led suit trump, RULES_MULTI 1.7 only a void one)."""
     if rules.strict_must_trump and not rules.strict_must_follow:
-        # RULES 6.2 then has a follower who holds the led suit trump; RULES_MULTI 1.7 only
-        # a void one.
-        _no_counterpart("strict_must_follow", False, "it only with strict_must_trump=False")
-    steps = _pattern_steps(rules.deal_pattern)
-    # Each "Nk Dk" pair deals k cards to both seats, non-dealer first: the N-player "Pk".
-    pattern = " ".join("T" if who == "T" else f"P{count}" for who, count in steps if who != "D")
+        raise ValueError(
+            "strict_must_follow=False with strict_must_trump=True has no counterpart in the "
+            "N-player engine (its trump duty is a void follower's)"
+        )
+    if rules.deal_pattern.startswith("alternate"):  # singles, the pack's last card face up
+        pattern = " ".join(["P1"] * rules.hand_size + ["TL"])
+    else:  # each "Nk Dk" pair deals k cards to both seats, non-dealer first: "Pk"
+        steps = _pattern_steps(rules.deal_pattern)
+        pattern = " ".join("T" if who == "T" else f"P{count}" for who, count in steps if who != "D")
+    deal_options = {
+        name: getattr(rules, name)
+        for name in OPTION_NAMES
+        if name not in (*_MATCH_OPTIONS, "deal_pattern", "nine_points")
+    }
     return TableRules(
         num_players=2,
         sides="none",
@@ -500,7 +459,7 @@ def table_rules_of(rules: RuleSet) -> TableRules:
         open_phase_rule="free",
         low_card_points=rules.nine_points,
         match_scoring="individual",
-        **{name: getattr(rules, name) for name in _SHARED_WITH_TABLE},
+        **deal_options,
     )
 
 
