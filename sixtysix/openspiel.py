@@ -70,7 +70,7 @@ from .engine.multi_rules import NUM_CARDS as TABLE_NUM_CARDS
 from .engine.multi_rules import OPTION_NAMES as TABLE_OPTION_NAMES
 from .engine.multi_rules import RANKS_PER_SUIT as TABLE_RANKS_PER_SUIT
 from .engine.multi_rules import SUITS as TABLE_SUITS
-from .engine.multi_rules import TableRules, mask_names, parse_card
+from .engine.multi_rules import TWO_PLAYER_OPTIONS, TableRules, mask_names, parse_card
 from .engine.multi_rules import card_name as table_card_name
 from .engine.rules import OPTION_NAMES, RuleSet, rules_text
 from .facts import PHASE_NAMES
@@ -86,7 +86,13 @@ MATCH_OPTIONS = ("next_dealer", "draw_bonus_next_deal", "match_target", "match_s
 DEAL_OPTIONS = tuple(name for name in OPTION_NAMES if name not in MATCH_OPTIONS)
 #: The multi-player rule options that are parameters: all but the match's.
 TABLE_MATCH_OPTIONS = ("match_target", "match_scoring", "next_dealer")
-TABLE_DEAL_OPTIONS = tuple(name for name in TABLE_OPTION_NAMES if name not in TABLE_MATCH_OPTIONS)
+#: The options of the multi-player presets (the two-player ones that their engine also
+#: knows, ``TWO_PLAYER_OPTIONS``, belong to the two-player presets here).
+TABLE_DEAL_OPTIONS = tuple(
+    name
+    for name in TABLE_OPTION_NAMES
+    if name not in TABLE_MATCH_OPTIONS and name not in TWO_PLAYER_OPTIONS
+)
 MAX_REMEMBERED_STRINGS = 1 << 18  # per observer; forgotten all at once when full
 _UNSET = {bool: -1, int: -1, str: ""}
 _DEFAULT_RULES = RuleSet()
