@@ -738,7 +738,8 @@ def _closing_side(state):
 
 @njit(cache=True)
 def _failed_close_points(state, rules):
-    """3 to each seat outside the closing side, or 2 if they had a trick at the close (M25)."""
+    """Game points to each seat outside the closing side: 3, or 2 if they had a trick at the
+    close (M25); the two-player values by the closer's points and the czech 6 or 3 too."""
     penalty = rules.failed_close
     if penalty == FAILED_ALWAYS_3:
         return 3
@@ -1032,7 +1033,7 @@ def _close(state, rules, seat):
 
 @njit(cache=True)
 def _exchange_card_in_play(state, rules):
-    """Whether the exchange card is neither under the talon nor won in a trick."""
+    """Whether the exchange card is neither under the talon nor won in a trick (two seats)."""
     card = exchange_card(state, rules)
     under_talon = state.talon[state.talon_end - 1] == card
     return not under_talon and ((state.won[0] | state.won[1]) >> card) & 1 == 0
