@@ -678,24 +678,30 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
     for name in TABLE_RULE_FIELDS:
         compiled[0][name] = int(values[name])
     compiled[0]["deal_seat"][: len(seats)] = seats
+    _fill_card_tables(compiled[0], rules)
+    compiled.flags.writeable = False
+    return compiled
+
+
+def _fill_card_tables(record, rules: TableRules) -> None:
+    """The per-card tables of a compiled record: points, strength in both rankings, and
+    the masks of the cards of the same suit that beat each card."""
     low = rules.low_card_points
     for card in range(NUM_CARDS):
         rank = RANKS[card % RANKS_PER_SUIT]
-        compiled[0]["card_points"][card] = low if rank in LOW_RANKS else RANK_POINTS[rank]
-        compiled[0]["strength"][card] = RANKS.index(rank)
-        compiled[0]["betli_strength"][card] = (
+        record["card_points"][card] = low if rank in LOW_RANKS else RANK_POINTS[rank]
+        record["strength"][card] = RANKS.index(rank)
+        record["betli_strength"][card] = (
             RANKS.index(rank) if rules.betli_ranking == "normal" else ULTI_STRENGTH[rank]
         )
     for field, strength in (("beaten_by", "strength"), ("betli_beaten_by", "betli_strength")):
         for card in range(NUM_CARDS):
             suit = card // RANKS_PER_SUIT * RANKS_PER_SUIT
-            compiled[0][field][card] = sum(
+            record[field][card] = sum(
                 1 << other
                 for other in range(suit, suit + RANKS_PER_SUIT)
-                if compiled[0][strength][other] > compiled[0][strength][card]
+                if record[strength][other] > record[strength][card]
             )
-    compiled.flags.writeable = False
-    return compiled
 
 
 def _first_batch(rules: TableRules) -> int:
