@@ -13,48 +13,40 @@ import pytest
 
 import sixtysix
 from sixtysix.engine.cards import card_name
-from sixtysix.engine.rules import MINI_PRESETS, PRESETS, make_rules, table_rules_of
+from sixtysix.engine.rules import (
+    BOOL_OPTIONS,
+    CHOICES,
+    MINI_PRESETS,
+    PRESETS,
+    make_rules,
+    table_rules_of,
+)
 
 SHARED_PRESETS = (*PRESETS, *MINI_PRESETS)
-#: Shared options and the values a random mix draws from (valid with every shared preset).
-MIX_CHOICES = {
-    "claim_mode": ("automatic", "manual", "optional_verified"),
-    "false_claim_penalty": ("fixed_2", "two_or_three"),
-    "closer_win_basis": ("at_end", "at_close"),
-    "failed_close_penalty": (
-        "always_3",
-        "two_or_three_by_tricks_at_close",
-        "by_closer_points",
-        "czech_6_or_3",
-    ),
-    "marriage_in_strict_phase": (False, True),
-    "closing_allowed": (False, True),
-    "strict_must_follow": (False, True),
-    "strict_must_head": (False, True),
-    "strict_must_trump": (False, True),
-    "last_trick_bonus": (0, 10),
-    "exchange_requires_trick_won": (False, True),
-    "marriage_on_closing_turn": (False, True),
-    "exhausted_no_claim_rule": ("higher_total_wins", "last_trick_winner", "no_score"),
-    "schwarz_basis": ("no_tricks", "zero_points"),
-    "exchange_on_opponent_close": (False, True),
-    "close_before_draw": (False, True),
-    "close_on_first_lead": (False, True),
-    "trick_winner_rule": ("standard", "value_open_phase", "value_always"),
-    "marriage_on_first_lead": (False, True),
-    "marriage_lead_card": ("either", "king", "queen"),
-    "claim_after_marriage": (False, True),
-    "game_point_scale": ("standard", "czech"),
-    "opponent_out_after_close": ("as_failed_close", "fixed_2"),
-    "marriage_points_validation": ("any_trick", "next_trick_after_declaration"),
-    "exchange_timing": ("leader_before_lead", "any_time_after_trick_won"),
-}
+#: The two-player deal options a random mix sets, each to any of its values (every value
+#: is valid with every two-player preset).
+MIXED_OPTIONS = (
+    "claim_mode",
+    "false_claim_penalty",
+    "closer_win_basis",
+    "failed_close_penalty",
+    "last_trick_bonus",
+    "exhausted_no_claim_rule",
+    "schwarz_basis",
+    "trick_winner_rule",
+    "marriage_lead_card",
+    "game_point_scale",
+    "opponent_out_after_close",
+    "marriage_points_validation",
+    "exchange_timing",
+    *(name for name in BOOL_OPTIONS if name != "match_shutout_double"),
+)
 
 
 def _mix(rng: random.Random) -> tuple[str, dict]:
     """A random shared preset and option mix (not following suit goes without the trump
     duty: the two specifications differ there, see the refusal test)."""
-    options = {name: rng.choice(values) for name, values in MIX_CHOICES.items()}
+    options = {name: rng.choice(CHOICES.get(name, (False, True))) for name in MIXED_OPTIONS}
     options["strict_must_trump"] &= options["strict_must_follow"]
     return rng.choice(SHARED_PRESETS), options
 
