@@ -110,7 +110,7 @@ class TableState:
         self.game = game
         self.deck = deck
         self.dealer = dealer
-        self.array = np.zeros(1, dtype=mc.TABLE_STATE_DTYPE)
+        self.array = np.zeros(1, dtype=mc.state_dtype(self.num_players))
         mc.deal_array(self.array, game.rule_array, deck, dealer)
         self.history_ids: list[tuple[int, int]] = []
         self.hand_log: list[tuple[int, ...]] = [self._hand_masks()]

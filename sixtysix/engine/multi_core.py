@@ -145,58 +145,71 @@ QUEENS = sum(1 << (suit * RANKS_PER_SUIT + QUEEN) for suit in range(4))
 PAIR = (1 << QUEEN) | (1 << KING)
 MOON = 5
 
-TABLE_STATE_DTYPE = np.dtype(
-    [
-        ("hand", np.int64, (4,)),  # hand masks by seat
-        ("won", np.int64, (4,)),  # cards won in tricks
-        ("points", np.int64, (4,)),  # trick points (and a last-trick bonus)
-        ("marriage", np.int64, (4,)),  # declared marriage points
-        ("tricks", np.int64, (4,)),  # tricks won
-        ("team", np.int64, (4,)),  # mask of the seats on each seat's side now
-        ("snap_total", np.int64, (4,)),  # each seat's total at the close
-        ("snap_tricks", np.int64, (4,)),  # each seat's tricks at the close
-        ("scores", np.int64, (4,)),  # game points of the deal, once over
-        ("trick", np.int64, (4,)),  # the card each seat played to the current trick, -1
-        ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
-        ("talon_top", np.int64),
-        ("talon_end", np.int64),
-        ("trump", np.int64),  # trump suit, -1 while unset or in betli
-        ("phase", np.int64),
-        ("to_move", np.int64),  # seat to decide, -1 when over
-        ("leader", np.int64),  # leader of the current trick
-        ("led", np.int64),  # card led to the current trick, -1 if none
-        ("winning", np.int64),  # the card winning the current trick so far
-        ("winning_seat", np.int64),  # who played it
-        ("trick_cards", np.int64),  # the cards of the current trick
-        ("trick_points", np.int64),  # their points
-        ("in_hands", np.int64),  # cards in the hands of the seats that play
-        ("trick_size", np.int64),  # cards played to the current trick
-        ("married_cards", np.int64),  # the cards of the suits whose marriage was declared (M11)
-        ("closed_by", np.int64),  # closer, -1 if not closed
-        ("tricks_done", np.int64),
-        ("turn_acted", np.int64),  # the leader exchanged or closed this turn
-        ("last_winner", np.int64),
-        ("reason", np.int64),  # index into TABLE_REASONS, -1 while not over
-        ("winners", np.int64),  # mask of the seats that won the deal
-        ("dealer", np.int64),
-        ("first_leader", np.int64),
-        ("called", np.int64),  # the called card, -1 if none
-        ("caller", np.int64),
-        ("holder", np.int64),  # seat holding the called card, -1 while it is in the talon
-        ("revealed", np.int64),  # the partnership is public (RULES_MULTI decision 6, M4)
-        ("reveal_checked", np.int64),  # the all-sides check at the reveal was made (MP-A9)
-        ("call_forbidden", np.int64),  # cards the caller may not name
-        ("announced", np.int64),  # 0, DURCHMARS or BETLI
-        ("announcer", np.int64),
-        ("announce_turns", np.int64),  # announcement turns taken
-        ("sits_out", np.int64),  # seat whose hand lies face down, -1 if none
-        ("playing", np.int64),  # mask of the seats that play tricks
-        ("high_bid", np.int64),
-        ("declarer", np.int64),
-        ("passed", np.int64),  # mask of seats that passed in the auction
-    ],
-    align=True,
-)
+
+def _state_dtype(seats: int) -> np.dtype:
+    """The deal record with room for ``seats`` seats."""
+    return np.dtype(
+        [
+            ("hand", np.int64, (seats,)),  # hand masks by seat
+            ("won", np.int64, (seats,)),  # cards won in tricks
+            ("points", np.int64, (seats,)),  # trick points (and a last-trick bonus)
+            ("marriage", np.int64, (seats,)),  # declared marriage points
+            ("tricks", np.int64, (seats,)),  # tricks won
+            ("team", np.int64, (seats,)),  # mask of the seats on each seat's side now
+            ("snap_total", np.int64, (seats,)),  # each seat's total at the close
+            ("snap_tricks", np.int64, (seats,)),  # each seat's tricks at the close
+            ("scores", np.int64, (seats,)),  # game points of the deal, once over
+            ("trick", np.int64, (seats,)),  # the card each seat played to the current trick, -1
+            ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
+            ("talon_top", np.int64),
+            ("talon_end", np.int64),
+            ("trump", np.int64),  # trump suit, -1 while unset or in betli
+            ("phase", np.int64),
+            ("to_move", np.int64),  # seat to decide, -1 when over
+            ("leader", np.int64),  # leader of the current trick
+            ("led", np.int64),  # card led to the current trick, -1 if none
+            ("winning", np.int64),  # the card winning the current trick so far
+            ("winning_seat", np.int64),  # who played it
+            ("trick_cards", np.int64),  # the cards of the current trick
+            ("trick_points", np.int64),  # their points
+            ("in_hands", np.int64),  # cards in the hands of the seats that play
+            ("trick_size", np.int64),  # cards played to the current trick
+            ("married_cards", np.int64),  # the cards of the suits whose marriage was declared (M11)
+            ("closed_by", np.int64),  # closer, -1 if not closed
+            ("tricks_done", np.int64),
+            ("turn_acted", np.int64),  # the leader exchanged or closed this turn
+            ("last_winner", np.int64),
+            ("reason", np.int64),  # index into TABLE_REASONS, -1 while not over
+            ("winners", np.int64),  # mask of the seats that won the deal
+            ("dealer", np.int64),
+            ("first_leader", np.int64),
+            ("called", np.int64),  # the called card, -1 if none
+            ("caller", np.int64),
+            ("holder", np.int64),  # seat holding the called card, -1 while it is in the talon
+            ("revealed", np.int64),  # the partnership is public (RULES_MULTI decision 6, M4)
+            ("reveal_checked", np.int64),  # the all-sides check at the reveal was made (MP-A9)
+            ("call_forbidden", np.int64),  # cards the caller may not name
+            ("announced", np.int64),  # 0, DURCHMARS or BETLI
+            ("announcer", np.int64),
+            ("announce_turns", np.int64),  # announcement turns taken
+            ("sits_out", np.int64),  # seat whose hand lies face down, -1 if none
+            ("playing", np.int64),  # mask of the seats that play tricks
+            ("high_bid", np.int64),
+            ("declarer", np.int64),
+            ("passed", np.int64),  # mask of seats that passed in the auction
+        ],
+        align=True,
+    )
+
+
+TABLE_STATE_DTYPE = _state_dtype(4)
+#: The record of a two-seat deal: the kernels compile for it apart, its seat loops unrolled.
+TWO_SEAT_STATE_DTYPE = _state_dtype(2)
+
+
+def state_dtype(num_players: int) -> np.dtype:
+    """The deal record for ``num_players`` seats."""
+    return TWO_SEAT_STATE_DTYPE if num_players == 2 else TABLE_STATE_DTYPE
 
 
 @njit(cache=True, inline="always")
@@ -212,14 +225,34 @@ def suit_cards(suit):
 
 
 @njit(cache=True, inline="always")
-def all_seats(rules):
+def two_seats(state):
+    """Whether ``state`` is the two-seat record: a compile-time constant."""
+    return state.hand.shape[0] == 2
+
+
+@njit(cache=True, inline="always")
+def seat_count(state, rules):
+    """Seats at the table (a constant on the two-seat record)."""
+    return 2 if two_seats(state) else rules.num_players
+
+
+@njit(cache=True, inline="always")
+def playing_count(state):
+    """Seats that play tricks (two seats never sit out)."""
+    return 2 if two_seats(state) else popcount(state.playing)
+
+
+@njit(cache=True, inline="always")
+def all_seats(state, rules):
     """Mask of every seat."""
-    return (np.int64(1) << rules.num_players) - 1
+    return (np.int64(1) << seat_count(state, rules)) - 1
 
 
 @njit(cache=True, inline="always")
 def next_seat(state, rules, seat):
     """The next seat in play order that plays tricks."""
+    if two_seats(state):
+        return 1 - seat
     n = rules.num_players
     seat += 1
     if seat == n:
@@ -285,8 +318,8 @@ def mask_total(state, rules, seats):
 @njit(cache=True)
 def deal(state, rules, deck, dealer):
     """Set up a fresh deal from a deck permutation (first dealt first)."""
-    n = rules.num_players
-    for seat in range(4):
+    n = seat_count(state, rules)
+    for seat in range(state.hand.shape[0]):
         state.hand[seat] = 0
         state.won[seat] = 0
         state.points[seat] = 0
@@ -297,25 +330,29 @@ def deal(state, rules, deck, dealer):
         state.snap_tricks[seat] = 0
         state.scores[seat] = 0
         state.trick[seat] = -1
-    first = (dealer + 1) % n
+    first = dealer + 1 if dealer + 1 < n else 0
     talon_cards = 0
-    call_batch = 0
-    state.call_forbidden = 0
+    dealt0 = dealt1 = dealt2 = dealt3 = np.int64(0)  # hands by offset from the first seat
     for position in range(rules.deck_size):
         card = deck[position]
         offset = rules.deal_seat[position]
-        if offset >= 0:
-            seat = first + offset
-            if seat >= n:  # no division in the loop: it cost a third of a deal
-                seat -= n
-            state.hand[seat] |= np.int64(1) << card
-            if offset == 0 and call_batch < rules.call_batch:
-                call_batch += 1
-                if not rules.call_own_card:
-                    state.call_forbidden |= np.int64(1) << card
+        bit = np.int64(1) << card
+        if offset == 0:
+            dealt0 |= bit
+        elif offset == 1:
+            dealt1 |= bit
+        elif offset == 2:
+            dealt2 |= bit
+        elif offset == 3:
+            dealt3 |= bit
         elif position != rules.face_up_position:
             state.talon[talon_cards] = card
             talon_cards += 1
+    dealt = (dealt0, dealt1, dealt2, dealt3)
+    for offset in range(n):
+        seat = first + offset
+        state.hand[seat - n if seat >= n else seat] = dealt[offset]
+    state.call_forbidden = 0 if rules.call_own_card else _first_batch_cards(rules, deck)
     state.trump = -1
     if rules.face_up_position >= 0:
         face_up = deck[rules.face_up_position]
@@ -351,7 +388,7 @@ def deal(state, rules, deck, dealer):
     state.announcer = -1
     state.announce_turns = 0
     state.sits_out = -1
-    state.playing = all_seats(rules)
+    state.playing = all_seats(state, rules)
     state.high_bid = 0
     state.declarer = -1
     state.passed = 0
@@ -365,6 +402,18 @@ def deal(state, rules, deck, dealer):
         state.phase = BID
     else:
         _begin_announcements(state, rules)
+
+
+@njit(cache=True)
+def _first_batch_cards(rules, deck):
+    """The cards of the first seat's first batch (the caller's, 3C.2)."""
+    cards = np.int64(0)
+    dealt = 0
+    for position in range(rules.deck_size):
+        if rules.deal_seat[position] == 0 and dealt < rules.call_batch:
+            cards |= np.int64(1) << deck[position]
+            dealt += 1
+    return cards
 
 
 @njit(cache=True)
@@ -512,7 +561,7 @@ def beats(state, rules, card, best):
     if suit_of(card) == suit_of(best):
         if state.announced == BETLI:
             return rules.betli_strength[card] > rules.betli_strength[best]
-        return rules.strength[card] > rules.strength[best]
+        return card > best  # a suit's cards are indexed in rank order
     if suit_of(card) == state.trump or suit_of(best) == state.trump:
         return suit_of(card) == state.trump
     rule = rules.trick_rule
@@ -707,11 +756,11 @@ def scale(rules, loser_total, loser_tricks):
 def _win_scale(state, rules, side, at_close):
     """The scale for ``side``'s win, on the other seats' figures now or at the close,
     combined or per opponent (1.13.3, M16)."""
-    losers = all_seats(rules) & ~side
+    losers = all_seats(state, rules) & ~side
     total = 0
     tricks = 0
     points = 0
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         if (losers >> seat) & 1:
             seat_total = state.snap_total[seat] if at_close else credited(state, rules, seat)
             seat_tricks = state.snap_tricks[seat] if at_close else state.tricks[seat]
@@ -723,7 +772,7 @@ def _win_scale(state, rules, side, at_close):
 
 @njit(cache=True)
 def _finish(state, winners, points, reason):
-    for seat in range(4):
+    for seat in range(state.hand.shape[0]):
         state.scores[seat] = points if (winners >> seat) & 1 else 0
     state.winners = winners
     state.reason = reason
@@ -745,7 +794,7 @@ def _failed_close_points(state, rules):
         return 3
     others = ~_closing_side(state)
     tricks = 0
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         if (others >> seat) & 1:
             tricks += state.snap_tricks[seat]
     if penalty == FAILED_TWO_OR_THREE:
@@ -762,7 +811,7 @@ def _failed_close_points(state, rules):
 def _claim(state, rules, seat):
     """End the deal on a claim for ``seat``'s side, correct or false (1.11, 1.13.4, M15)."""
     side = state.team[seat]
-    everyone = all_seats(rules)
+    everyone = all_seats(state, rules)
     closed = state.closed_by >= 0
     closing = closed and (_closing_side(state) >> seat) & 1 == 1
     if mask_total(state, rules, side) >= rules.target:
@@ -791,7 +840,7 @@ def _announcement_check(state, rules):
     if rules.sides == SIDES_CALLED and not (state.revealed or rules.claims_before_reveal):
         return False
     side = state.team[state.announcer]
-    others = all_seats(rules) & ~side
+    others = all_seats(state, rules) & ~side
     if mask_tricks(state, rules, others) > 0:
         _finish(state, others, rules.durchmars_points, WHY_DURCHMARS_FAILED)
         return True
@@ -840,10 +889,10 @@ def _settle_contract(state, rules, made):
         reason = WHY_MOON_MADE if made else WHY_MOON_FAILED
     else:
         reason = WHY_CONTRACT_MADE if made else WHY_CONTRACT_SET
-    defenders = all_seats(rules) & ~side
+    defenders = all_seats(state, rules) & ~side
     units = mask_total(state, rules, defenders) // rules.bid_unit if rules.defender_units else 0
     _finish(state, side if made else defenders, 0, reason)
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         state.scores[seat] = (level if made else -level) if (side >> seat) & 1 else units
 
 
@@ -851,7 +900,7 @@ def _settle_contract(state, rules, made):
 def _end_of_cards(state, rules):
     """Every playing hand is empty and nothing ended the deal (1.12, 6.3, 6.4, N9)."""
     if state.announced == DURCHMARS:
-        others = all_seats(rules) & ~state.team[state.announcer]
+        others = all_seats(state, rules) & ~state.team[state.announcer]
         _finish(state, others, rules.durchmars_points, WHY_DURCHMARS_FAILED)
     elif state.announced == BETLI:
         _finish(state, state.team[state.announcer], rules.betli_points, WHY_BETLI_MADE)
@@ -860,7 +909,7 @@ def _end_of_cards(state, rules):
         made = mask_total(state, rules, side) >= rules.bid_unit * state.high_bid
         _settle_contract(state, rules, made or state.high_bid == MOON)
     elif state.closed_by >= 0:
-        others = all_seats(rules) & ~_closing_side(state)
+        others = all_seats(state, rules) & ~_closing_side(state)
         _finish(state, others, _failed_close_points(state, rules), WHY_FAILED_CLOSE)
     elif rules.exhausted_rule == EXHAUSTED_LAST_TRICK:
         _finish(state, state.team[state.last_winner], 1, WHY_LAST_TRICK)
@@ -884,8 +933,8 @@ def _set_called_sides(state, rules):
     """Sides once the called card is in a hand (3C.3, M3): caller and holder against the
     rest, or the caller alone."""
     partners = (np.int64(1) << state.caller) | (np.int64(1) << state.holder)
-    rest = all_seats(rules) & ~partners
-    for seat in range(rules.num_players):
+    rest = all_seats(state, rules) & ~partners
+    for seat in range(seat_count(state, rules)):
         state.team[seat] = partners if (partners >> seat) & 1 else rest
 
 
@@ -893,7 +942,7 @@ def _set_called_sides(state, rules):
 def _draw(state, rules):
     """Each playing seat draws one card, the trick winner first (1.6, MP-A4)."""
     seat = state.leader
-    for _ in range(popcount(state.playing)):
+    for _ in range(playing_count(state)):
         card = state.talon[state.talon_top]
         state.talon_top += 1
         state.hand[seat] |= np.int64(1) << card
@@ -901,14 +950,14 @@ def _draw(state, rules):
             state.holder = seat
             _set_called_sides(state, rules)
         seat = next_seat(state, rules, seat)
-    state.in_hands += popcount(state.playing)
+    state.in_hands += playing_count(state)
 
 
 @njit(cache=True, inline="always")
 def _resolve_trick(state, rules):
     """The trick is complete: credit it, then the checks, the draw, the next lead."""
     winner = state.winning_seat
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         state.trick[seat] = -1
     state.points[winner] += state.trick_points
     if rules.marry_pending:
@@ -955,7 +1004,7 @@ def _trick_ends_deal(state, rules, winner):
     """The checks after a trick: betli and the moon fail, claims and durchmars."""
     if state.announced == BETLI:
         if winner == state.announcer:
-            others = all_seats(rules) & ~state.team[state.announcer]
+            others = all_seats(state, rules) & ~state.team[state.announcer]
             _finish(state, others, rules.betli_points, WHY_BETLI_FAILED)
             return True
         return False
@@ -994,7 +1043,7 @@ def _place_card(state, rules, seat, card):
 def _after_card(state, rules, seat):
     """Whose turn comes after ``seat`` played: the partner's meld point, the next follower,
     or the end of the trick."""
-    if state.trick_size == popcount(state.playing):
+    if state.trick_size == playing_count(state):
         _resolve_trick(state, rules)
         return
     if state.trick_size == 1 and rules.partner_melds and state.announced != BETLI:
@@ -1022,7 +1071,7 @@ def _close(state, rules, seat):
     seat may then exchange (L3) while the exchange card is not placed in public."""
     _start_lead(state, seat)
     state.closed_by = seat
-    for other in range(rules.num_players):
+    for other in range(seat_count(state, rules)):
         state.snap_total[other] = credited(state, rules, other)
         state.snap_tricks[other] = state.tricks[other]
     state.turn_acted = 1
@@ -1062,7 +1111,7 @@ def _end_auction(state, rules):
     declarer = state.declarer
     n = rules.num_players
     if n < 4:
-        rest = all_seats(rules) & ~(np.int64(1) << declarer)
+        rest = all_seats(state, rules) & ~(np.int64(1) << declarer)
         for seat in range(n):
             state.team[seat] = np.int64(1) << seat if seat == declarer else rest
     elif state.high_bid == MOON:
@@ -1109,8 +1158,8 @@ def _apply_announcement(state, rules, seat, action):
         state.trump = -1
         state.revealed = 1
         if rules.sides == SIDES_CALLED:
-            rest = all_seats(rules) & ~(np.int64(1) << seat)
-            for other in range(rules.num_players):
+            rest = all_seats(state, rules) & ~(np.int64(1) << seat)
+            for other in range(seat_count(state, rules)):
                 state.team[other] = np.int64(1) << seat if other == seat else rest
         elif rules.betli_sits_out:
             _sit_out(state, (seat + 2) % 4)
@@ -1121,7 +1170,7 @@ def _apply_announcement(state, rules, seat, action):
 def _apply_call(state, rules, card):
     state.called = card
     state.trump = suit_of(card)
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         if (state.hand[seat] >> card) & 1:
             state.holder = seat
             _set_called_sides(state, rules)
@@ -1215,7 +1264,7 @@ def credited_array(state_array, rules_array):
     state = state_array[0]
     rules = rules_array[0]
     out = np.zeros(rules.num_players, dtype=np.int64)
-    for seat in range(rules.num_players):
+    for seat in range(seat_count(state, rules)):
         out[seat] = credited(state, rules, seat)
     return out
 
@@ -1242,11 +1291,15 @@ def seeded_deal(deck, seed, num_players):
     return dealer
 
 
-@njit(cache=True)
 def random_playouts(rules_array, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
+    state_array = np.zeros(1, dtype=state_dtype(int(rules_array[0]["num_players"])))
+    return _random_playouts(state_array, rules_array, deals, seed)
+
+
+@njit(cache=True)
+def _random_playouts(state_array, rules_array, deals, seed):
     rules = rules_array[0]
-    state_array = np.zeros(1, dtype=TABLE_STATE_DTYPE)
     state = state_array[0]
     deck = sorted_deck(rules)
     rng = seed_rng(seed)
@@ -1265,6 +1318,6 @@ def random_playouts(rules_array, deals, seed):
                 action = HIGH + nth_set_bit(high, choice - count_low)
             apply_action(state, rules, action)
             plies += 1
-        for seat in range(rules.num_players):
+        for seat in range(seat_count(state, rules)):
             game_points += state.scores[seat]
     return plies, game_points
