@@ -110,7 +110,7 @@ class TableState:
         self.game = game
         self.deck = deck
         self.dealer = dealer
-        self.array = np.zeros(1, dtype=mc.state_dtype(self.num_players))
+        self.array = np.zeros(1, dtype=mc.state_dtype(game.rule_array))
         mc.deal_array(self.array, game.rule_array, deck, dealer)
         self.history_ids: list[tuple[int, int]] = []
         self.hand_log: list[tuple[int, ...]] = [self._hand_masks()]
@@ -273,15 +273,13 @@ class TableState:
 
     @property
     def trick(self) -> list[tuple[int, str]]:
-        """The cards on the table in the current trick, ``(seat, card)`` in play order."""
-        seat = int(self._record["leader"])
-        cards = []
-        for _ in range(self.num_players):
-            card = int(self._record["trick"][seat])
-            if card >= 0:
-                cards.append((seat, card_name(card)))
-            seat = (seat + 1) % self.num_players
-        return cards
+        """The cards on the table in the current trick, ``(seat, card)`` in play order: the
+        last ``trick_size`` cards played."""
+        size = int(self._record["trick_size"])
+        plays = [
+            (seat, action % mc.A_MARRY) for seat, action in self.history_ids if action < mc.A_CALL
+        ]
+        return [(seat, card_name(card)) for seat, card in plays[len(plays) - size :]]
 
     @property
     def called_card(self) -> str | None:

@@ -42,6 +42,7 @@ from .multi_rules import (
     SIDES_CALLED,
     SIDES_CONTRACT,
     SIDES_FIXED,
+    SIDES_NONE,
     TRICK_STANDARD,
     TRICK_VALUE_ALWAYS,
     TRUMP_FIRST_LEAD,
@@ -159,7 +160,6 @@ def _state_dtype(seats: int) -> np.dtype:
             ("snap_total", np.int64, (seats,)),  # each seat's total at the close
             ("snap_tricks", np.int64, (seats,)),  # each seat's tricks at the close
             ("scores", np.int64, (seats,)),  # game points of the deal, once over
-            ("trick", np.int64, (seats,)),  # the card each seat played to the current trick, -1
             ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
             ("talon_top", np.int64),
             ("talon_end", np.int64),
@@ -203,13 +203,22 @@ def _state_dtype(seats: int) -> np.dtype:
 
 
 TABLE_STATE_DTYPE = _state_dtype(4)
-#: The record of a two-seat deal: the kernels compile for it apart, its seat loops unrolled.
-TWO_SEAT_STATE_DTYPE = _state_dtype(2)
+#: The record of the two-player game (two seats each for himself, trump turned up, no
+#: announcements): the kernels compile for it apart, and what that game never has (a
+#: call, an announcement, sides, a third seat) compiles away.
+TWO_PLAYER_STATE_DTYPE = _state_dtype(2)
 
 
-def state_dtype(num_players: int) -> np.dtype:
-    """The deal record for ``num_players`` seats."""
-    return TWO_SEAT_STATE_DTYPE if num_players == 2 else TABLE_STATE_DTYPE
+def state_dtype(rules_array: np.ndarray) -> np.dtype:
+    """The deal record for compiled rules: the two-player game's, or the table's."""
+    rules = rules_array[0]
+    two_player_game = (
+        rules["num_players"] == 2
+        and rules["sides"] == SIDES_NONE
+        and rules["trump_source"] == TRUMP_TURN_UP
+        and rules["announcements"] == NO_ANNOUNCEMENTS
+    )
+    return TWO_PLAYER_STATE_DTYPE if two_player_game else TABLE_STATE_DTYPE
 
 
 @njit(cache=True, inline="always")
@@ -225,21 +234,45 @@ def suit_cards(suit):
 
 
 @njit(cache=True, inline="always")
-def two_seats(state):
-    """Whether ``state`` is the two-seat record: a compile-time constant."""
+def two_player_game(state):
+    """Whether ``state`` is the two-player game's record: a compile-time constant."""
     return state.hand.shape[0] == 2
 
 
 @njit(cache=True, inline="always")
 def seat_count(state, rules):
-    """Seats at the table (a constant on the two-seat record)."""
-    return 2 if two_seats(state) else rules.num_players
+    """Seats at the table."""
+    return 2 if two_player_game(state) else rules.num_players
 
 
 @njit(cache=True, inline="always")
 def playing_count(state):
-    """Seats that play tricks (two seats never sit out)."""
-    return 2 if two_seats(state) else popcount(state.playing)
+    """Seats that play tricks (nobody sits out of the two-player game)."""
+    return 2 if two_player_game(state) else popcount(state.playing)
+
+
+@njit(cache=True, inline="always")
+def announced(state):
+    """The announced game, 0, DURCHMARS or BETLI (none in the two-player game)."""
+    return 0 if two_player_game(state) else state.announced
+
+
+@njit(cache=True, inline="always")
+def called_card(state):
+    """The called card, -1 if none (none in the two-player game)."""
+    return -1 if two_player_game(state) else state.called
+
+
+@njit(cache=True, inline="always")
+def sides_of(state, rules):
+    """The side structure (each for himself in the two-player game)."""
+    return SIDES_NONE if two_player_game(state) else rules.sides
+
+
+@njit(cache=True, inline="always")
+def trump_source(state, rules):
+    """Where trump comes from (the card turned up in the two-player game)."""
+    return TRUMP_TURN_UP if two_player_game(state) else rules.trump_source
 
 
 @njit(cache=True, inline="always")
@@ -251,7 +284,7 @@ def all_seats(state, rules):
 @njit(cache=True, inline="always")
 def next_seat(state, rules, seat):
     """The next seat in play order that plays tricks."""
-    if two_seats(state):
+    if two_player_game(state):
         return 1 - seat
     n = rules.num_players
     seat += 1
@@ -329,7 +362,6 @@ def deal(state, rules, deck, dealer):
         state.snap_total[seat] = 0
         state.snap_tricks[seat] = 0
         state.scores[seat] = 0
-        state.trick[seat] = -1
     first = dealer + 1 if dealer + 1 < n else 0
     talon_cards = 0
     dealt0 = dealt1 = dealt2 = dealt3 = np.int64(0)  # hands by offset from the first seat
@@ -392,13 +424,15 @@ def deal(state, rules, deck, dealer):
     state.high_bid = 0
     state.declarer = -1
     state.passed = 0
-    if rules.sides == SIDES_FIXED or (rules.sides == SIDES_CONTRACT and n == 4):
+    if sides_of(state, rules) == SIDES_FIXED or (
+        sides_of(state, rules) == SIDES_CONTRACT and n == 4
+    ):
         for seat in range(n):
             state.team[seat] = np.int64(0b0101 if seat % 2 == 0 else 0b1010)
-    if rules.sides == SIDES_CALLED:
+    if sides_of(state, rules) == SIDES_CALLED:
         state.phase = CALL
         state.caller = first
-    elif rules.sides == SIDES_CONTRACT:
+    elif sides_of(state, rules) == SIDES_CONTRACT:
         state.phase = BID
     else:
         _begin_announcements(state, rules)
@@ -456,9 +490,9 @@ def _high(action):
 def claims_now(state, rules):
     """Whether claim points exist now: claims at all, not an announced deal (M6), and in
     the called-card games only once the partnership is public (decision 6, M26)."""
-    if rules.claim_mode == CLAIM_NONE or state.announced:
+    if rules.claim_mode == CLAIM_NONE or announced(state):
         return False
-    return rules.sides != SIDES_CALLED or state.revealed or rules.claims_before_reveal
+    return sides_of(state, rules) != SIDES_CALLED or state.revealed or rules.claims_before_reveal
 
 
 @njit(cache=True, inline="always")
@@ -492,7 +526,7 @@ def exchange_card(state, rules):
 
 @njit(cache=True, inline="always")
 def _may_exchange(state, rules, seat):
-    if rules.trump_source != TRUMP_TURN_UP or state.trump < 0 or not talon_open(state):
+    if trump_source(state, rules) != TRUMP_TURN_UP or state.trump < 0 or not talon_open(state):
         return False
     if state.talon_end - state.talon_top < rules.exchange_min_talon:
         return False
@@ -527,7 +561,7 @@ def _lead_actions(state, rules):
     first_lead = state.tricks_done == 0
     if (
         pairs
-        and state.announced != BETLI
+        and announced(state) != BETLI
         and (is_open or rules.marry_strict or closing_turn)
         and (rules.marry_first_lead or not first_lead)
     ):
@@ -544,7 +578,7 @@ def _lead_actions(state, rules):
     if (
         rules.closing
         and is_open
-        and state.announced == 0
+        and announced(state) == 0
         and state.talon_end - state.talon_top >= rules.close_min_talon
         and (rules.close_first_lead or not first_lead)
     ):
@@ -559,7 +593,7 @@ def beats(state, rules, card, best):
     """Whether ``card`` beats ``best``, the card winning the trick so far (1.5; by card
     points across plain suits under the two-player ``trick_winner_rule`` value modes)."""
     if suit_of(card) == suit_of(best):
-        if state.announced == BETLI:
+        if announced(state) == BETLI:
             return rules.betli_strength[card] > rules.betli_strength[best]
         return card > best  # a suit's cards are indexed in rank order
     if suit_of(card) == state.trump or suit_of(best) == state.trump:
@@ -574,7 +608,7 @@ def beats(state, rules, card, best):
 def _beating(state, rules, cards):
     """The cards of ``cards`` that beat the trick's winning card (as ``beats``, by masks)."""
     best = state.winning
-    if state.announced == BETLI:
+    if announced(state) == BETLI:
         return cards & rules.betli_beaten_by[best]
     out = cards & rules.beaten_by[best]
     if state.trump >= 0 and suit_of(best) != state.trump:
@@ -587,7 +621,7 @@ def follow_options(state, rules, hand):
     """The cards of ``hand`` a follower may play to the current trick (1.7, M8e, M13, M14)."""
     led_suit = suit_of(state.led)
     same = hand & suit_cards(led_suit)
-    if state.announced == BETLI:
+    if announced(state) == BETLI:
         if same and rules.betli_must_head:
             higher = _beating(state, rules, same)
             if higher:
@@ -625,7 +659,7 @@ def follow_exclusions(state, rules, played):
     led_suit = suit_of(state.led)
     led_cards = suit_cards(led_suit)
     card = np.int64(1) << played
-    if state.announced == BETLI:
+    if announced(state) == BETLI:
         excluded = np.int64(0)
         if rules.betli_must_head:
             higher = _beating(state, rules, led_cards)
@@ -674,7 +708,7 @@ def _announce_actions(state, rules):
     seat = state.to_move
     high = _high(A_PASS)
     durchmars = True
-    if rules.sides == SIDES_CALLED and rules.num_players == 4:
+    if sides_of(state, rules) == SIDES_CALLED and rules.num_players == 4:
         durchmars = seat == state.caller or seat == state.holder
     if durchmars:
         high |= _high(A_DURCHMARS)
@@ -837,7 +871,9 @@ def _claim(state, rules, seat):
 @njit(cache=True)
 def _announcement_check(state, rules):
     """Settle an announced durchmars at a claim point (6.3, M6); True if it ended."""
-    if rules.sides == SIDES_CALLED and not (state.revealed or rules.claims_before_reveal):
+    if sides_of(state, rules) == SIDES_CALLED and not (
+        state.revealed or rules.claims_before_reveal
+    ):
         return False
     side = state.team[state.announcer]
     others = all_seats(state, rules) & ~side
@@ -867,11 +903,11 @@ def _first_claim_point_after_reveal(state, rules, seat):
 def _claim_point(state, rules, seat):
     """A claim point for ``seat``'s side (after its trick, marriage or meld); True if the
     deal ended. At the first one after the reveal every side is checked (MP-A9, M5)."""
-    if state.announced == DURCHMARS:
+    if announced(state) == DURCHMARS:
         return _announcement_check(state, rules)
     if rules.claim_mode != CLAIM_AUTOMATIC or not claims_now(state, rules):
         return False
-    all_sides = rules.sides == SIDES_CALLED and not rules.claims_before_reveal
+    all_sides = sides_of(state, rules) == SIDES_CALLED and not rules.claims_before_reveal
     if all_sides and not state.reveal_checked:
         return _first_claim_point_after_reveal(state, rules, seat)
     if mask_total(state, rules, state.team[seat]) >= rules.target:
@@ -899,12 +935,12 @@ def _settle_contract(state, rules, made):
 @njit(cache=True)
 def _end_of_cards(state, rules):
     """Every playing hand is empty and nothing ended the deal (1.12, 6.3, 6.4, N9)."""
-    if state.announced == DURCHMARS:
+    if announced(state) == DURCHMARS:
         others = all_seats(state, rules) & ~state.team[state.announcer]
         _finish(state, others, rules.durchmars_points, WHY_DURCHMARS_FAILED)
-    elif state.announced == BETLI:
+    elif announced(state) == BETLI:
         _finish(state, state.team[state.announcer], rules.betli_points, WHY_BETLI_MADE)
-    elif rules.sides == SIDES_CONTRACT:
+    elif sides_of(state, rules) == SIDES_CONTRACT:
         side = state.team[state.declarer]
         made = mask_total(state, rules, side) >= rules.bid_unit * state.high_bid
         _settle_contract(state, rules, made or state.high_bid == MOON)
@@ -946,7 +982,7 @@ def _draw(state, rules):
         card = state.talon[state.talon_top]
         state.talon_top += 1
         state.hand[seat] |= np.int64(1) << card
-        if card == state.called:
+        if card == called_card(state):
             state.holder = seat
             _set_called_sides(state, rules)
         seat = next_seat(state, rules, seat)
@@ -957,8 +993,6 @@ def _draw(state, rules):
 def _resolve_trick(state, rules):
     """The trick is complete: credit it, then the checks, the draw, the next lead."""
     winner = state.winning_seat
-    for seat in range(seat_count(state, rules)):
-        state.trick[seat] = -1
     state.points[winner] += state.trick_points
     if rules.marry_pending:
         state.points[winner] += state.marriage[winner]
@@ -1002,13 +1036,13 @@ def _resolve_trick(state, rules):
 @njit(cache=True, inline="always")
 def _trick_ends_deal(state, rules, winner):
     """The checks after a trick: betli and the moon fail, claims and durchmars."""
-    if state.announced == BETLI:
+    if announced(state) == BETLI:
         if winner == state.announcer:
             others = all_seats(state, rules) & ~state.team[state.announcer]
             _finish(state, others, rules.betli_points, WHY_BETLI_FAILED)
             return True
         return False
-    if rules.sides == SIDES_CONTRACT:
+    if sides_of(state, rules) == SIDES_CONTRACT:
         if state.high_bid == MOON and winner != state.declarer:
             _settle_contract(state, rules, False)
             return True
@@ -1022,16 +1056,15 @@ def _place_card(state, rules, seat, card):
     bit = np.int64(1) << card
     state.hand[seat] &= ~bit
     state.in_hands -= 1
-    state.trick[seat] = card
     state.trick_cards |= bit
     state.trick_points += rules.card_points[card]
-    if card == state.called:
+    if card == called_card(state):
         state.revealed = 1
     if state.trick_size == 0:
         state.led = card
         state.winning = card
         state.winning_seat = seat
-        if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
+        if state.trump < 0 and trump_source(state, rules) == TRUMP_FIRST_LEAD:
             state.trump = suit_of(card)
     elif beats(state, rules, card, state.winning):
         state.winning = card
@@ -1046,7 +1079,12 @@ def _after_card(state, rules, seat):
     if state.trick_size == playing_count(state):
         _resolve_trick(state, rules)
         return
-    if state.trick_size == 1 and rules.partner_melds and state.announced != BETLI:
+    if (
+        state.trick_size == 1
+        and not two_player_game(state)
+        and rules.partner_melds
+        and announced(state) != BETLI
+    ):
         partner = (seat + 2) % 4
         if (state.playing >> partner) & 1 and _pairs(state, state.hand[partner]):
             state.phase = MELD
@@ -1059,7 +1097,7 @@ def _after_card(state, rules, seat):
 @njit(cache=True)
 def _declare(state, rules, seat, suit):
     """``seat`` declares the marriage of ``suit`` (its claim point comes after)."""
-    if state.trump < 0 and rules.trump_source == TRUMP_FIRST_LEAD:
+    if state.trump < 0 and trump_source(state, rules) == TRUMP_FIRST_LEAD:
         state.trump = suit  # na66: the marriage's card is led and sets trump (M18)
     state.marriage[seat] += marriage_value(state, rules, suit)
     state.married_cards |= suit_cards(suit)
@@ -1157,7 +1195,7 @@ def _apply_announcement(state, rules, seat, action):
         state.announced = BETLI
         state.trump = -1
         state.revealed = 1
-        if rules.sides == SIDES_CALLED:
+        if sides_of(state, rules) == SIDES_CALLED:
             rest = all_seats(state, rules) & ~(np.int64(1) << seat)
             for other in range(seat_count(state, rules)):
                 state.team[other] = np.int64(1) << seat if other == seat else rest
@@ -1293,7 +1331,7 @@ def seeded_deal(deck, seed, num_players):
 
 def random_playouts(rules_array, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
-    state_array = np.zeros(1, dtype=state_dtype(int(rules_array[0]["num_players"])))
+    state_array = np.zeros(1, dtype=state_dtype(rules_array))
     return _random_playouts(state_array, rules_array, deals, seed)
 
 

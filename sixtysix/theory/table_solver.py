@@ -381,7 +381,7 @@ class TableSolver:
         while len(self._pool) <= depth:
             self._pool.append(
                 (
-                    np.empty(mc.NUM_TABLE_ACTIONS, dtype=mc.state_dtype(self.num_players)),
+                    np.empty(mc.NUM_TABLE_ACTIONS, dtype=mc.state_dtype(self.rules)),
                     np.empty((mc.NUM_TABLE_ACTIONS, ROW), dtype=np.int64),
                 )
             )
