@@ -228,3 +228,22 @@ def test_the_same_seed_gives_the_same_deal_and_clones_are_independent():
     copy = first.clone()
     first.apply(first.legal_actions()[0])
     assert copy.history == [] and copy.hands == second.hands
+
+
+@pytest.mark.parametrize("strict_marriages", [False, True])
+def test_a_partners_meld_point_follows_the_marriage_phase_rule(strict_marriages):
+    """The leader's partner is offered a meld (M12) only where a leader could marry: with
+    the talon closed, only under ``marriage_in_strict_phase`` (found by the reference)."""
+    game = sixtysix.Game(
+        "mini4_4x3",
+        marriage_declarers="leader_and_partner",
+        marriage_in_strict_phase=strict_marriages,
+    )
+    deck = ["QC", "QD", "JC", "QH", "KS", "QS", "JS", "KD", "JH", "KC", "KH", "JD"]
+    state = game.new_deal(deck=deck, dealer=3)
+    state.apply("close")
+    state.apply("play QC")  # seat 2, the leader's partner, holds KS QS
+    if strict_marriages:
+        assert (state.current_player, state.legal_actions()) == (2, ["meld S", "pass"])
+    else:
+        assert (state.current_player, state.legal_actions()) == (1, ["play JC"])

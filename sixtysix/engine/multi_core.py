@@ -2,7 +2,8 @@
 the call, announcements, the auction, legal actions, tricks of N cards, drawing,
 sides, claims and scoring.
 
-A deal's state is one numpy record (``TABLE_STATE_DTYPE``); the rules are the record of
+A deal's state is one numpy record (``TABLE_STATE_DTYPE``, or ``TWO_PLAYER_STATE_DTYPE``
+for the two-player game: ``state_dtype`` picks it); the rules are the record of
 ``multi_rules.compile_table_rules``. Cards are indices over the 32-card pack
 (``multi_rules``). Action ids (117, so the legal set is two 64-bit words ``(low, high)``,
 bit ``a`` of low for ``a < 64`` and bit ``a - 64`` of high otherwise):
@@ -212,13 +213,13 @@ TWO_PLAYER_STATE_DTYPE = _state_dtype(2)
 def state_dtype(rules_array: np.ndarray) -> np.dtype:
     """The deal record for compiled rules: the two-player game's, or the table's."""
     rules = rules_array[0]
-    two_player_game = (
+    plain_two_seats = (
         rules["num_players"] == 2
         and rules["sides"] == SIDES_NONE
         and rules["trump_source"] == TRUMP_TURN_UP
         and rules["announcements"] == NO_ANNOUNCEMENTS
     )
-    return TWO_PLAYER_STATE_DTYPE if two_player_game else TABLE_STATE_DTYPE
+    return TWO_PLAYER_STATE_DTYPE if plain_two_seats else TABLE_STATE_DTYPE
 
 
 @njit(cache=True, inline="always")
@@ -1084,6 +1085,7 @@ def _after_card(state, rules, seat):
         and not two_player_game(state)
         and rules.partner_melds
         and announced(state) != BETLI
+        and (talon_open(state) or rules.marry_strict)  # as a leader's marriage (M12)
     ):
         partner = (seat + 2) % 4
         if (state.playing >> partner) & 1 and _pairs(state, state.hand[partner]):
