@@ -363,7 +363,7 @@ def deal(state, rules, deck, dealer):
         state.snap_total[seat] = 0
         state.snap_tricks[seat] = 0
         state.scores[seat] = 0
-    first = dealer + 1 if dealer + 1 < n else 0
+    first = (dealer + 1) % n
     talon_cards = 0
     dealt0 = dealt1 = dealt2 = dealt3 = np.int64(0)  # hands by offset from the first seat
     for position in range(rules.deck_size):
@@ -514,6 +514,13 @@ def marriage_value(state, rules, suit):
 
 
 @njit(cache=True, inline="always")
+def _marriages_open(state, rules):
+    """Whether marriages may be declared in this phase: the talon open, or
+    ``marriage_in_strict_phase`` (a leader's, and his partner's meld, M12)."""
+    return talon_open(state) or rules.marry_strict
+
+
+@njit(cache=True, inline="always")
 def _pairs(state, hand):
     """Queens of ``hand`` whose king is in hand too, in suits not yet declared (M11)."""
     return hand & (hand >> 1) & np.int64(QUEENS) & ~state.married_cards
@@ -556,14 +563,13 @@ def _lead_actions(state, rules):
     hand = state.hand[seat]
     low = np.int64(hand)
     high = np.int64(0)
-    is_open = talon_open(state)
     pairs = _pairs(state, hand)
     closing_turn = rules.marry_closing_turn and state.turn_acted and state.closed_by == seat
     first_lead = state.tricks_done == 0
     if (
         pairs
         and announced(state) != BETLI
-        and (is_open or rules.marry_strict or closing_turn)
+        and (_marriages_open(state, rules) or closing_turn)
         and (rules.marry_first_lead or not first_lead)
     ):
         if rules.marry_lead_card == LEAD_EITHER:
@@ -578,7 +584,7 @@ def _lead_actions(state, rules):
         high |= _high(A_EXCHANGE)
     if (
         rules.closing
-        and is_open
+        and talon_open(state)
         and announced(state) == 0
         and state.talon_end - state.talon_top >= rules.close_min_talon
         and (rules.close_first_lead or not first_lead)
@@ -1085,7 +1091,7 @@ def _after_card(state, rules, seat):
         and not two_player_game(state)
         and rules.partner_melds
         and announced(state) != BETLI
-        and (talon_open(state) or rules.marry_strict)  # as a leader's marriage (M12)
+        and _marriages_open(state, rules)
     ):
         partner = (seat + 2) % 4
         if (state.playing >> partner) & 1 and _pairs(state, state.hand[partner]):

@@ -587,7 +587,6 @@ TABLE_RULES_DTYPE = np.dtype(
     + [
         ("deal_seat", np.int64, (NUM_CARDS,)),  # per deck position: seat offset, -1 talon
         ("card_points", np.int64, (NUM_CARDS,)),
-        ("strength", np.int64, (NUM_CARDS,)),  # trick strength within a suit
         ("betli_strength", np.int64, (NUM_CARDS,)),
         ("beaten_by", np.int64, (NUM_CARDS,)),  # mask of the same suit's stronger cards
         ("betli_beaten_by", np.int64, (NUM_CARDS,)),  # the same in a betli's ranking
@@ -684,23 +683,23 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
 
 
 def _fill_card_tables(record, rules: TableRules) -> None:
-    """The per-card tables of a compiled record: points, strength in both rankings, and
+    """The per-card tables of a compiled record: points, betli's strength, and
     the masks of the cards of the same suit that beat each card."""
     low = rules.low_card_points
+    strength = [card % RANKS_PER_SUIT for card in range(NUM_CARDS)]  # the rank's index
     for card in range(NUM_CARDS):
         rank = RANKS[card % RANKS_PER_SUIT]
         record["card_points"][card] = low if rank in LOW_RANKS else RANK_POINTS[rank]
-        record["strength"][card] = RANKS.index(rank)
         record["betli_strength"][card] = (
-            RANKS.index(rank) if rules.betli_ranking == "normal" else ULTI_STRENGTH[rank]
+            strength[card] if rules.betli_ranking == "normal" else ULTI_STRENGTH[rank]
         )
-    for field, strength in (("beaten_by", "strength"), ("betli_beaten_by", "betli_strength")):
+    for field, ranking in (("beaten_by", strength), ("betli_beaten_by", record["betli_strength"])):
         for card in range(NUM_CARDS):
             suit = card // RANKS_PER_SUIT * RANKS_PER_SUIT
             record[field][card] = sum(
                 1 << other
                 for other in range(suit, suit + RANKS_PER_SUIT)
-                if record[strength][other] > record[strength][card]
+                if ranking[other] > ranking[card]
             )
 
 
