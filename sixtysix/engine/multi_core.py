@@ -364,34 +364,21 @@ def deal(state, rules, deck, dealer):
         state.snap_tricks[seat] = 0
         state.scores[seat] = 0
     first = (dealer + 1) % n
-    talon_cards = 0
-    dealt0 = dealt1 = dealt2 = dealt3 = np.int64(0)  # hands by offset from the first seat
-    for position in range(rules.deck_size):
-        card = deck[position]
-        offset = rules.deal_seat[position]
-        bit = np.int64(1) << card
-        if offset == 0:
-            dealt0 |= bit
-        elif offset == 1:
-            dealt1 |= bit
-        elif offset == 2:
-            dealt2 |= bit
-        elif offset == 3:
-            dealt3 |= bit
-        elif position != rules.face_up_position:
-            state.talon[talon_cards] = card
-            talon_cards += 1
-    dealt = (dealt0, dealt1, dealt2, dealt3)
+    position = 0
     for offset in range(n):
+        cards = np.int64(0)
+        for _ in range(rules.hand_size):
+            cards |= np.int64(1) << deck[rules.deal_order[position]]
+            position += 1
         seat = first + offset
-        state.hand[seat - n if seat >= n else seat] = dealt[offset]
+        state.hand[seat - n if seat >= n else seat] = cards
+    talon_cards = rules.deck_size - position
+    for k in range(talon_cards):
+        state.talon[k] = deck[rules.deal_order[position + k]]
     state.call_forbidden = 0 if rules.call_own_card else _first_batch_cards(rules, deck)
     state.trump = -1
     if rules.face_up_position >= 0:
-        face_up = deck[rules.face_up_position]
-        state.talon[talon_cards] = face_up
-        talon_cards += 1
-        state.trump = suit_of(face_up)
+        state.trump = suit_of(deck[rules.face_up_position])
     state.talon_top = 0
     state.talon_end = talon_cards
     state.dealer = dealer

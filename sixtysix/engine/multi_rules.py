@@ -586,6 +586,8 @@ TABLE_RULES_DTYPE = np.dtype(
     [(name, np.int64) for name in TABLE_RULE_FIELDS]
     + [
         ("deal_seat", np.int64, (NUM_CARDS,)),  # per deck position: seat offset, -1 talon
+        ("deal_order", np.int64, (NUM_CARDS,)),  # deck positions by hand (from the first
+        # seat), then the talon top first, a face-up card last
         ("card_points", np.int64, (NUM_CARDS,)),
         ("betli_strength", np.int64, (NUM_CARDS,)),
         ("beaten_by", np.int64, (NUM_CARDS,)),  # mask of the same suit's stronger cards
@@ -677,9 +679,18 @@ def compile_table_rules(rules: TableRules) -> np.ndarray:
     for name in TABLE_RULE_FIELDS:
         compiled[0][name] = int(values[name])
     compiled[0]["deal_seat"][: len(seats)] = seats
+    compiled[0]["deal_order"][: len(seats)] = _deal_order(seats, face_up)
     _fill_card_tables(compiled[0], rules)
     compiled.flags.writeable = False
     return compiled
+
+
+def _deal_order(seats: list[int], face_up: int) -> list[int]:
+    """The deck positions in the order the deal reads them: each hand's cards, seat offset by
+    seat offset, then the talon's from the top, a face-up card last."""
+    by_seat = sorted((seat, p) for p, seat in enumerate(seats) if seat >= 0)
+    talon = [p for p, seat in enumerate(seats) if seat < 0 and p != face_up]
+    return [p for _, p in by_seat] + talon + ([face_up] if face_up >= 0 else [])
 
 
 def _fill_card_tables(record, rules: TableRules) -> None:
