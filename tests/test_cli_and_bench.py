@@ -517,3 +517,14 @@ def test_a_harvest_under_rules_without_closing_is_refused(capsys, tmp_path, monk
         "legal, so there is nothing to harvest"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bench_solver_takes_a_table_preset(capsys):
+    from sixtysix.theory import table_solver
+
+    out = run_cli(capsys, "bench", "solver", "--preset", "mini4_4x3", "--deals", "3", "--json")
+    result = json.loads(out)
+    assert result["preset"] == "mini4_4x3" and result["median_nodes"] > 0
+    game = sixtysix.Game("mini4_4x3")
+    values = [table_solver.solve(game.new_deal(seed=1 + i)) for i in range(3)]
+    assert result["mean_value"] == round(sum(values) / 3, 4)

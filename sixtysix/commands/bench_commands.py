@@ -157,6 +157,7 @@ def add_solver(kinds) -> None:
         "schnapsen",
         ("deals", 100, "deals to solve"),
         FIRST_DEAL_SEED,
+        presets=[*ALL_PRESETS, *TABLE_PRESET_NAMES],
     )
 
 

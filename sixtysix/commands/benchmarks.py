@@ -21,6 +21,7 @@ from ..engine.multi_rules import compile_table_rules
 from ..engine.rules import table_rules_of
 from ..game import Game
 from ..table_game import TableGame
+from ..theory import table_solver
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
 PLAYOUT_DEALS_LIMIT = 2**63  # numba and the C playout count deals in a signed 64-bit integer
@@ -68,22 +69,45 @@ def bench_core(
 
 
 def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> dict:
-    """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``)."""
+    """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``).
+
+    For a preset of the table engine, the decisions before the first lead (a call,
+    announcements, bids) are each seat's first legal action; the value is ``solve``'s
+    on a two-sided deal and the leader's paranoid value otherwise."""
     deals = check_integer(deals, "deals", 1)
     seed = check_seed(seed, span=deals)
     game = Game(preset)
-    workspace = solver.shared_workspace()
-    solver.solve(game.new_deal(seed=seed))  # compile or load the cache first
+    if isinstance(game, TableGame):
+        searches = table_solver.TableSolver(game)
+
+        def value_of(state) -> int:
+            state = _first_lead(state)
+            if table_solver.deal_kind(state) == table_solver.TWO_SIDED:
+                return searches.solve(state)
+            return searches.paranoid(state)
+
+        def nodes_so_far() -> int:
+            return searches.nodes
+    else:
+        workspace = solver.shared_workspace()
+
+        def value_of(state) -> int:
+            return solver.solve(state).value
+
+        def nodes_so_far() -> int:
+            return int(workspace.counters[1])
+
+    value_of(game.new_deal(seed=seed))  # compile or load the cache first
     milliseconds = []
     nodes = []
     values = []
     for number in range(deals):
         state = game.new_deal(seed=seed + number)
-        nodes_before = int(workspace.counters[1])
+        nodes_before = nodes_so_far()
         start = time.perf_counter()
-        values.append(solver.solve(state).value)
+        values.append(value_of(state))
         milliseconds.append((time.perf_counter() - start) * 1000)
-        nodes.append(int(workspace.counters[1]) - nodes_before)
+        nodes.append(nodes_so_far() - nodes_before)
     seconds = sum(milliseconds) / 1000
     return {
         "preset": preset,
@@ -96,6 +120,13 @@ def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> 
         "nodes_per_s": round(sum(nodes) / seconds, 1),
         "mean_value": round(statistics.fmean(values), 4),
     }
+
+
+def _first_lead(state):
+    """``state`` after the decisions before the first lead, each the first legal action."""
+    while state.current_player is not None and state.phase in ("call", "announce", "bid"):
+        state.apply(state.legal_action_ids()[0])
+    return state
 
 
 def _random_api_deals(game: Game, deals: int, rng: random.Random, by_id: bool, met=None) -> int:

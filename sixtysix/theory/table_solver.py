@@ -44,16 +44,13 @@ Conventions:
 * ``best_actions`` lists, in ascending id order, every legal action of the player to
   move whose exact child value equals the root value: the value of ``solve`` for a
   two-sided deal, the paranoid value otherwise (or as ``method`` says).
-* A transposition table is keyed on the record bytes (``state.array.tobytes()``); it
-  holds (lower, upper) bounds for the alpha-beta searches and exact vectors for max^n.
-  A :class:`TableSolver` keeps its tables between calls on positions of one game.
+* ``maxn``'s table is keyed on the record bytes (``state.array.tobytes()``) and kept
+  between calls by a :class:`TableSolver`; the alpha-beta table starts afresh each call.
 
-This is a plain Python reference: the searches are Python recursions; only the
-expansion of a node (copy the record once per legal action and apply it with
-``multi_core.apply_checked``) is one small numba kernel. Exact, fast enough for the
-minis of RULES_MULTI section 10, far too slow for the full presets. A numba version of
-the searches themselves (like ``sixtysix.engine.solver`` for two players) is future
-work.
+The alpha-beta searches (``solve``, ``paranoid``, ``action_values``) run in numba
+(``sixtysix.engine.table_search``: an explicit stack, zero-window tests, a table keyed
+by two 64-bit hashes of the record). ``maxn`` is a plain Python recursion over a small
+numba expansion kernel: exact, fast enough for the minis of RULES_MULTI section 10.
 """
 
 from __future__ import annotations
@@ -62,6 +59,8 @@ import numpy as np
 from numba import njit
 
 from ..engine import multi_core as mc
+from ..engine import table_search
+from ..engine.multi_actions import masks_to_actions
 from ..engine.multi_rules import (
     DURCHMARS_BETLI,
     SIDES_CALLED,
@@ -71,7 +70,6 @@ from ..engine.multi_rules import (
 )
 from ..table_game import TableGame, TableState
 
-INF = 1 << 40
 TWO_SIDED = "two-sided"
 THREE_SIDED = "three-sided"
 UNSETTLED = "unsettled"
@@ -212,7 +210,9 @@ ROW = 11
 #: The payoff rule of a search: ``scores`` at every leaf (a three-sided root), the side
 #: values of the root's settled partition, or the side values of each leaf's own sides
 #: (an unsettled root).
-PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
+PAY_SCORES = table_search.PAY_SCORES
+PAY_ROOT_SIDES = table_search.PAY_ROOT_SIDES
+PAY_LEAF_SIDES = table_search.PAY_LEAF_SIDES
 
 
 @njit(cache=True)
@@ -270,34 +270,36 @@ def _row_vector(row: list[int], n: int, pay: int, partition) -> tuple[int, ...]:
 
 
 class TableSolver:
-    """Open-hand searches on positions of one ``TableGame``, keeping transposition
-    tables between calls. ``nodes`` counts the positions expanded."""
+    """Open-hand searches on positions of one ``TableGame``. ``nodes`` counts the
+    positions the searches reached."""
 
-    def __init__(self, game: TableGame) -> None:
+    def __init__(self, game: TableGame, table_bits: int = table_search.TT_BITS_DEFAULT) -> None:
         self.game = game
         self.rules = game.rule_array
         self.num_players = game.num_players
-        self.nodes = 0
-        self._bounds: dict[tuple, dict[bytes, tuple[int, int, int]]] = {}
+        self._maxn_nodes = 0
         self._vectors: dict[tuple, dict[bytes, tuple[int, ...]]] = {}
         self._pool: list[tuple[np.ndarray, np.ndarray]] = []
+        self._workspace = table_search.new_workspace(mc.state_dtype(self.rules), table_bits)
+
+    @property
+    def nodes(self) -> int:
+        return self._maxn_nodes + int(self._workspace.counters[1])
 
     # ---- public -----------------------------------------------------------------------
     def solve(self, state: TableState, seat: int | None = None) -> int:
         """The exact open-hand value of a two-sided deal for ``seat``'s side (default: the
         player to move), by alpha-beta with that side as the maximizer."""
         self._check(state)
-        seat = self._seat(state, seat)
-        search = self._alphabeta(*self._problem(state, seat, "solve"))
-        return search(state.array, _row(state.array), -INF, INF, 0)
+        problem = self._problem(state, self._seat(state, seat), "solve")
+        return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def paranoid(self, state: TableState, seat: int | None = None) -> int:
         """The paranoid value for ``seat`` (default: the player to move): ``seat``
         maximizes his payoff, every other seat (partners included) minimizes it."""
         self._check(state)
-        seat = self._seat(state, seat)
-        search = self._alphabeta(*self._problem(state, seat, "paranoid"))
-        return search(state.array, _row(state.array), -INF, INF, 0)
+        problem = self._problem(state, self._seat(state, seat), "paranoid")
+        return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def maxn(self, state: TableState) -> tuple[int, ...]:
         """The max^n vector: every mover maximizes his own payoff component; ties go to
@@ -317,14 +319,13 @@ class TableSolver:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if state.is_terminal:
             return {}
-        seat = self._seat(state, seat)
-        search = self._alphabeta(*self._problem(state, seat, method))
-        children, rows = self._buffers(0)
-        count = _expand_kernel(state.array, self.rules, children, rows)
-        return {
-            row[ACTION]: search(children[index : index + 1], row, -INF, INF, 1)
-            for index, row in enumerate(rows[:count].tolist())
-        }
+        problem = self._problem(state, self._seat(state, seat), method)
+        low, high = mc.legal_masks_array(state.array, self.rules)
+        actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
+        values = table_search.solve_children(
+            self._workspace, self.rules, state.array, *problem, actions
+        )
+        return dict(zip(actions.tolist(), values.tolist(), strict=True))
 
     def best_actions(
         self, state: TableState, seat: int | None = None, method: str = "auto"
@@ -364,16 +365,19 @@ class TableSolver:
         return PAY_LEAF_SIDES, None
 
     def _problem(self, state: TableState, seat: int, method: str):
-        """(maximizing seats, seat paid, payoff rule, partition) of a search."""
+        """(maximizing seats, seat paid, payoff rule, the paid seat's side at the root) of
+        a search (the side is 0 unless the root is two-sided)."""
         pay, partition = self._payoff_rule(state)
+        own_side = 0
+        if partition is not None:
+            a, b = partition
+            own_side = a if (a >> seat) & 1 else b
         if method == "auto":
             method = "solve" if pay == PAY_ROOT_SIDES else "paranoid"
         if method == "solve":
-            a, b = (sum(1 << s for s in side) for side in two_sides(state))
-            side = a if (a >> seat) & 1 else b
-            # Partners get the same side value: one table serves the whole side.
-            return side, _low_seat(side), pay, partition
-        return 1 << seat, seat, pay, partition
+            two_sides(state)  # refuses a three-sided or unsettled deal
+            return own_side, seat, pay, own_side
+        return 1 << seat, seat, pay, own_side
 
     def _buffers(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """The child records and rows of the node at ``depth`` (reused: a node's children
@@ -386,58 +390,6 @@ class TableSolver:
                 )
             )
         return self._pool[depth]
-
-    def _alphabeta(self, max_mask: int, seat: int, pay: int, partition):
-        """Fail-soft alpha-beta: MAX at nodes whose mover is in ``max_mask``, leaves paying
-        ``seat``'s component; the table holds (lower bound, upper bound, best child)."""
-        table = self._bounds.setdefault((max_mask, seat, pay, partition), {})
-        n, rules, pool, buffers = self.num_players, self.rules, self._pool, self._buffers
-
-        def search(array, row, alpha, beta, depth):
-            if row[PHASE] == mc.OVER:
-                return _row_vector(row, n, pay, partition)[seat]
-            key = array.tobytes()
-            low, high, first = table.get(key, (-INF, INF, 0))
-            if low == high or low >= beta:
-                return low
-            if high <= alpha:
-                return high
-            alpha = max(alpha, low)
-            beta = min(beta, high)
-            window_low, window_high = alpha, beta
-            maximizing = (max_mask >> row[MOVER]) & 1
-            best = -INF if maximizing else INF
-            best_index = first
-            children, rows = pool[depth] if depth < len(pool) else buffers(depth)
-            count = _expand_kernel(array, rules, children, rows)
-            self.nodes += 1
-            child_rows = rows[:count].tolist()
-            for k in range(count):
-                # The best child of an earlier visit first, then the others in id order.
-                index = first if k == 0 else (k - 1 if k <= first else k)
-                value = search(
-                    children[index : index + 1], child_rows[index], alpha, beta, depth + 1
-                )
-                if maximizing:
-                    if value > best:
-                        best, best_index = value, index
-                        alpha = max(alpha, best)
-                elif value < best:
-                    best, best_index = value, index
-                    beta = min(beta, best)
-                if alpha >= beta:
-                    break
-            # Fail-soft bounds relative to the window searched.
-            if best <= window_low:
-                high = min(high, best)
-            elif best >= window_high:
-                low = max(low, best)
-            else:
-                low = high = best
-            table[key] = (low, high, best_index)
-            return best
-
-        return search
 
     def _maxn(self, pay: int, partition):
         """Max^n with exact vectors in the table; ties to the lowest action id."""
@@ -454,7 +406,7 @@ class TableSolver:
             mover = row[MOVER]
             children, rows = pool[depth] if depth < len(pool) else buffers(depth)
             count = _expand_kernel(array, rules, children, rows)
-            self.nodes += 1
+            self._maxn_nodes += 1
             for index, child_row in enumerate(rows[:count].tolist()):
                 value = search(children[index : index + 1], child_row, depth + 1)
                 if vector is None or value[mover] > vector[mover]:

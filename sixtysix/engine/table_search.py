@@ -1,0 +1,361 @@
+"""Open-hand alpha-beta on the table record, in numba: the searches behind
+``sixtysix.theory.table_solver`` (``solve``, ``paranoid``, ``action_values``) for
+every preset of two to four seats.
+
+A search is given the seats that maximize (``max_mask``: a node is a MAX node iff its
+mover is among them), the seat whose payoff is the value (``seat``) and the payoff rule
+of a finished deal (``pay``, RULES_MULTI 1.13.6):
+
+* ``PAY_SCORES``: ``scores[seat]`` (a three-sided deal);
+* ``PAY_ROOT_SIDES``: the side value ``scores[x] - scores[y]`` of the root's two sides,
+  ``own_side`` being the mask of ``seat``'s side (a two-sided deal);
+* ``PAY_LEAF_SIDES``: the side value with the sides as they are at the leaf, or
+  ``scores[seat]`` where the leaf is not two-sided (a deal whose sides are unsettled).
+
+The search is iterative (an explicit stack of records, no recursion), fail-soft, and
+driven by zero-window tests (MTD(f)), since the values are a handful of integers.
+Moves are ordered by the transposition table's best move, then by a cheap guess.
+
+The transposition table holds positions at the start of a leader's turn. Its key is two
+independent 64-bit hashes of every word of the record (so two positions share an entry
+only if both hashes collide: about 2^-128 a probe); each entry keeps a lower and an
+upper bound and a best move. One table generation serves one problem: a solve, or the
+children of one root.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from . import multi_core as mc
+from .bits import trailing_zeros
+
+PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
+MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
+MAX_MOVES = mc.NUM_TABLE_ACTIONS
+INFINITE = 1 << 40  # beyond every payoff
+TT_BITS_DEFAULT = 16
+# Table columns: the two hash words, the generation, the bounds, the best move.
+KEY_A, KEY_B, GENERATION, LOW, HIGH, MOVE = range(6)
+TABLE_COLUMNS = 8  # a 64-byte cache line per entry
+
+FRAME_DTYPE = np.dtype(
+    [
+        ("count", np.int64),  # moves at this node
+        ("index", np.int64),  # next move to try
+        ("alpha", np.int64),  # the window, narrowed as the search goes
+        ("beta", np.int64),
+        ("alpha0", np.int64),  # the window the node was entered with
+        ("beta0", np.int64),
+        ("best", np.int64),  # best value so far
+        ("best_move", np.int64),
+    ]
+)
+
+
+class Workspace(NamedTuple):
+    """Buffers of one search: the record stack, move lists, frames, the table."""
+
+    stack: np.ndarray  # state records, one per depth
+    words: np.ndarray  # the same memory as int64 rows, for fast copies and hashing
+    moves: np.ndarray  # ordered moves per depth
+    scores: np.ndarray  # move-ordering scores (scratch)
+    frames: np.ndarray  # FRAME_DTYPE records, one per depth
+    table: np.ndarray  # (size, TABLE_COLUMNS)
+    counters: np.ndarray  # [generation, nodes]
+
+
+def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspace:
+    """A workspace for records of ``dtype`` with a table of ``2**table_bits`` entries."""
+    if not 10 <= table_bits <= 26:
+        raise ValueError(f"invalid table_bits {table_bits!r}: choose 10 to 26")
+    stack = np.zeros(MAX_DEPTH + 1, dtype=dtype)
+    return Workspace(
+        stack=stack,
+        words=stack.view(np.int64).reshape(MAX_DEPTH + 1, -1),
+        moves=np.zeros((MAX_DEPTH + 1, MAX_MOVES), dtype=np.int64),
+        scores=np.zeros(MAX_MOVES, dtype=np.int64),
+        frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
+        table=np.zeros((1 << table_bits, TABLE_COLUMNS), dtype=np.int64),
+        counters=np.zeros(2, dtype=np.int64),
+    )
+
+
+# ---- payoffs ------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _side_value(state, own, other):
+    """``scores[x] - scores[y]`` for the lowest seats ``x`` of ``own`` and ``y`` of ``other``."""
+    return state.scores[trailing_zeros(own)] - state.scores[trailing_zeros(other)]
+
+
+@njit(cache=True)
+def leaf_value(state, rules, seat, pay, own_side):
+    """The payoff of a finished deal to ``seat`` under the payoff rule ``pay``."""
+    everyone = (np.int64(1) << rules.num_players) - 1
+    if pay == PAY_ROOT_SIDES:
+        return _side_value(state, own_side, everyone & ~own_side)
+    if pay == PAY_LEAF_SIDES:
+        own = state.team[seat] & everyone
+        other = everyone & ~own
+        two_sides = other != 0
+        other_seen = False
+        for s in range(rules.num_players):
+            team = state.team[s] & everyone
+            other_seen = other_seen or team == other
+            two_sides = two_sides and (team == own or team == other)
+        if two_sides and other_seen:
+            return _side_value(state, own, other)
+    return state.scores[seat]
+
+
+# ---- move ordering --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _move_score(state, rules, action):
+    """Higher first: cheap winners when following, marriages and safe leads when leading."""
+    if action < mc.A_CALL:
+        card = action % mc.A_MARRY
+        points = rules.card_points[card]
+        trump = mc.suit_of(card) == state.trump
+        if action >= mc.A_MARRY:
+            return 150 if trump else 140
+        if state.phase == mc.FOLLOW:
+            partner_wins = (state.team[state.to_move] >> state.winning_seat) & 1
+            if mc.beats(state, rules, card, state.winning) and not partner_wins:
+                return 100 - points - (20 if trump else 0)
+            return 50 + points if partner_wins else 50 - points
+        return 20 - points if trump else 30 + points
+    if action == mc.A_CLOSE:
+        return 110
+    if action == mc.A_CLAIM or action == mc.A_EXCHANGE or action >= mc.A_MARRY_CLAIM:
+        return 200
+    return 60
+
+
+@njit(cache=True)
+def _order_moves(state, rules, moves, scores, depth, first):
+    """Write the legal moves of ``state`` into ``moves[depth]``, best guess first; the count."""
+    low, high = mc.legal_masks(state, rules)
+    count = 0
+    for word in range(2):
+        mask = low if word == 0 else high
+        while mask:
+            action = trailing_zeros(mask) + word * mc.HIGH
+            mask &= mask - 1
+            score = 1000 if action == first else _move_score(state, rules, action)
+            k = count
+            while k > 0 and scores[k - 1] < score:
+                scores[k] = scores[k - 1]
+                moves[depth, k] = moves[depth, k - 1]
+                k -= 1
+            scores[k] = score
+            moves[depth, k] = action
+            count += 1
+    return count
+
+
+# ---- the transposition table ------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _is_table_node(state):
+    """Positions worth an entry: the start of a leader's turn."""
+    return state.phase == mc.LEAD and state.turn_acted == 0
+
+
+@njit(cache=True, inline="always")
+def _hashes(words, depth):
+    """Two independent 64-bit hashes of the record at ``depth``."""
+    a = np.uint64(0x243F6A8885A308D3)
+    b = np.uint64(0x13198A2E03707344)
+    for k in range(words.shape[1]):
+        w = np.uint64(words[depth, k])
+        a = (a ^ w) * np.uint64(0x9E3779B97F4A7C15)
+        a ^= a >> np.uint64(29)
+        b = (b + w) * np.uint64(0xBF58476D1CE4E5B9)
+        b ^= b >> np.uint64(31)
+    return np.int64(a), np.int64(b)
+
+
+@njit(cache=True, inline="always")
+def _find(key_a, key_b, table, generation):
+    """The slot of this key's entry from this generation, or -1 (a bucket of two slots)."""
+    bucket = key_a & (len(table) - 1) & ~np.int64(1)
+    for slot in range(bucket, bucket + 2):
+        entry = table[slot]
+        if entry[KEY_A] == key_a and entry[KEY_B] == key_b and entry[GENERATION] == generation:
+            return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(table, key_a, key_b, generation, value, frame):
+    """Record what the search proved: bounds from the window the node was given."""
+    low = value if value > frame.alpha0 else -INFINITE
+    high = value if value < frame.beta0 else INFINITE
+    slot = _find(key_a, key_b, table, generation)
+    if slot >= 0:
+        low = max(low, table[slot, LOW])
+        high = min(high, table[slot, HIGH])
+    else:
+        bucket = key_a & (len(table) - 1) & ~np.int64(1)
+        slot = bucket + 1 if table[bucket, GENERATION] == generation else bucket
+    entry = table[slot]
+    entry[KEY_A] = key_a
+    entry[KEY_B] = key_b
+    entry[GENERATION] = generation
+    entry[LOW] = low
+    entry[HIGH] = high
+    entry[MOVE] = frame.best_move
+
+
+# ---- the search -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
+    """Fail-soft alpha-beta from ``workspace.stack[0]`` within (alpha, beta):
+    ``(value, best action)``; the value is exact strictly inside the window, else a
+    bound. The best action is -1 at a finished root."""
+    stack, words, moves = workspace.stack, workspace.words, workspace.moves
+    frames, scores, table = workspace.frames, workspace.scores, workspace.table
+    generation = workspace.counters[0]
+    width = words.shape[1]
+    nodes = 0
+    depth = 0
+    frames[0].alpha = alpha
+    frames[0].beta = beta
+    entering = True
+    value = 0
+    key_a = key_b = np.int64(0)
+    while True:
+        state = stack[depth]
+        frame = frames[depth]
+        if entering:
+            if state.phase == mc.OVER:
+                value = leaf_value(state, rules, seat, pay, own_side)
+                frame.best_move = -1
+                if depth == 0:
+                    break
+                depth -= 1
+                entering = False
+                continue
+            first_move = -1
+            frame.alpha0 = frame.alpha
+            frame.beta0 = frame.beta
+            if _is_table_node(state):
+                key_a, key_b = _hashes(words, depth)
+                slot = _find(key_a, key_b, table, generation)
+                if slot >= 0:
+                    low, high = table[slot, LOW], table[slot, HIGH]
+                    first_move = table[slot, MOVE]
+                    # At the root only a proven value may cut: the move must be known too.
+                    cut = low >= frame.beta or low == high or high <= frame.alpha
+                    if cut and (depth > 0 or first_move >= 0):
+                        value = high if high <= frame.alpha else low
+                        frame.best_move = first_move
+                        if depth == 0:
+                            break
+                        depth -= 1
+                        entering = False
+                        continue
+                    frame.alpha = max(frame.alpha, low)
+                    frame.beta = min(frame.beta, high)
+            frame.count = _order_moves(state, rules, moves, scores, depth, first_move)
+            frame.index = 0
+            frame.best = -INFINITE if (max_mask >> state.to_move) & 1 else INFINITE
+            frame.best_move = -1
+        else:  # a child's value arrives
+            if (max_mask >> state.to_move) & 1:
+                if value > frame.best:
+                    frame.best = value
+                    frame.best_move = moves[depth, frame.index - 1]
+                    frame.alpha = max(frame.alpha, value)
+            elif value < frame.best:
+                frame.best = value
+                frame.best_move = moves[depth, frame.index - 1]
+                frame.beta = min(frame.beta, value)
+        if frame.alpha < frame.beta and frame.index < frame.count:
+            move = moves[depth, frame.index]
+            frame.index += 1
+            for k in range(width):
+                words[depth + 1, k] = words[depth, k]
+            mc.apply_action(stack[depth + 1], rules, move)
+            nodes += 1
+            child = frames[depth + 1]
+            child.alpha = frame.alpha
+            child.beta = frame.beta
+            depth += 1
+            entering = True
+            continue
+        value = frame.best
+        if _is_table_node(state):
+            key_a, key_b = _hashes(words, depth)
+            _store(table, key_a, key_b, generation, value, frame)
+        if depth == 0:
+            break
+        depth -= 1
+        entering = False
+    workspace.counters[1] += nodes
+    return value, frames[0].best_move
+
+
+@njit(cache=True)
+def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side):
+    """The exact value of ``workspace.stack[0]`` by zero-window tests (MTD(f)), and a
+    best action (-1 at a finished root)."""
+    low = -INFINITE
+    high = INFINITE
+    guess = 0
+    best_move = -1
+    maximizer = (max_mask >> workspace.stack[0].to_move) & 1
+    while low < high:
+        gamma = guess + 1 if guess == low else guess
+        value, move = search(workspace, rules, max_mask, seat, pay, own_side, gamma - 1, gamma)
+        if value >= gamma:
+            low = value
+            if maximizer or best_move < 0:
+                best_move = move
+        else:
+            high = value
+            if not maximizer or best_move < 0:
+                best_move = move
+        guess = value
+        if move < 0:
+            break
+    return guess, best_move
+
+
+@njit(cache=True, inline="always")
+def _load_root(workspace, state_array):
+    """Copy ``state_array[0]`` to the bottom of the stack."""
+    source = state_array.view(np.int64)
+    for k in range(workspace.words.shape[1]):
+        workspace.words[0, k] = source[k]
+
+
+@njit(cache=True)
+def solve_record(workspace, rules_array, state_array, max_mask, seat, pay, own_side):
+    """``(value, best action)`` of ``state_array[0]`` in a fresh table generation."""
+    workspace.counters[0] += 1
+    _load_root(workspace, state_array)
+    return _zero_window_value(workspace, rules_array[0], max_mask, seat, pay, own_side)
+
+
+@njit(cache=True)
+def solve_children(workspace, rules_array, state_array, max_mask, seat, pay, own_side, actions):
+    """The value of each of ``actions`` applied to ``state_array[0]`` (one generation)."""
+    workspace.counters[0] += 1
+    rules = rules_array[0]
+    values = np.zeros(len(actions), dtype=np.int64)
+    for i in range(len(actions)):
+        _load_root(workspace, state_array)
+        mc.apply_action(workspace.stack[0], rules, actions[i])
+        values[i] = _zero_window_value(workspace, rules, max_mask, seat, pay, own_side)[0]
+    return values
