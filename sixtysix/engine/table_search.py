@@ -17,10 +17,11 @@ driven by zero-window tests (MTD(f)), since the values are a handful of integers
 Moves are ordered by the transposition table's best move, then by a cheap guess.
 
 The transposition table holds positions at the start of a leader's turn. Its key is two
-independent 64-bit hashes of every word of the record (so two positions share an entry
-only if both hashes collide: about 2^-128 a probe); each entry keeps a lower and an
-upper bound and a best move. One table generation serves one problem: a solve, or the
-children of one root.
+independent 64-bit hashes of the record's words (all but the talon, which a search
+never changes but for its last card, hashed apart, and the scores, zero until the
+end), so two positions share an entry only if both hashes collide: about 2^-128 a
+probe. Each entry keeps a lower and an upper bound and a best move. One table
+generation serves one problem: a solve, or the children of one root.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ FRAME_DTYPE = np.dtype(
         ("beta0", np.int64),
         ("best", np.int64),  # best value so far
         ("best_move", np.int64),
+        ("key_a", np.int64),  # the table key of a table node
+        ("key_b", np.int64),
     ]
 )
 
@@ -66,6 +69,17 @@ class Workspace(NamedTuple):
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
     table: np.ndarray  # (size, TABLE_COLUMNS)
     counters: np.ndarray  # [generation, nodes]
+    key_words: np.ndarray  # the record's words that the table key hashes
+
+
+def _key_words(dtype: np.dtype) -> np.ndarray:
+    """The int64 word offsets of every field of ``dtype`` but the talon and the scores."""
+    words = []
+    for name in dtype.names:
+        field, offset = dtype.fields[name][:2]
+        if name not in ("talon", "scores"):
+            words.extend(range(offset // 8, (offset + field.itemsize) // 8))
+    return np.array(words, dtype=np.int64)
 
 
 def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspace:
@@ -81,6 +95,7 @@ def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspa
         frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
         table=np.zeros((1 << table_bits, TABLE_COLUMNS), dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
+        key_words=_key_words(np.dtype(dtype)),
     )
 
 
@@ -170,11 +185,13 @@ def _is_table_node(state):
 
 
 @njit(cache=True, inline="always")
-def _hashes(words, depth):
-    """Two independent 64-bit hashes of the record at ``depth``."""
-    a = np.uint64(0x243F6A8885A308D3)
-    b = np.uint64(0x13198A2E03707344)
-    for k in range(words.shape[1]):
+def _hashes(state, words, depth, key_words):
+    """Two independent 64-bit hashes of the record at ``depth``: its ``key_words`` and the
+    talon's last card."""
+    bottom = state.talon[state.talon_end - 1] if state.talon_end > 0 else -1
+    a = np.uint64(0x243F6A8885A308D3) ^ np.uint64(bottom + 1)
+    b = np.uint64(0x13198A2E03707344) + np.uint64(bottom + 1)
+    for k in key_words:
         w = np.uint64(words[depth, k])
         a = (a ^ w) * np.uint64(0x9E3779B97F4A7C15)
         a ^= a >> np.uint64(29)
@@ -233,7 +250,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
     frames[0].beta = beta
     entering = True
     value = 0
-    key_a = key_b = np.int64(0)
+    key_words = workspace.key_words
     while True:
         state = stack[depth]
         frame = frames[depth]
@@ -250,7 +267,9 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
             frame.alpha0 = frame.alpha
             frame.beta0 = frame.beta
             if _is_table_node(state):
-                key_a, key_b = _hashes(words, depth)
+                key_a, key_b = _hashes(state, words, depth, key_words)
+                frame.key_a = key_a
+                frame.key_b = key_b
                 slot = _find(key_a, key_b, table, generation)
                 if slot >= 0:
                     low, high = table[slot, LOW], table[slot, HIGH]
@@ -296,8 +315,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
             continue
         value = frame.best
         if _is_table_node(state):
-            key_a, key_b = _hashes(words, depth)
-            _store(table, key_a, key_b, generation, value, frame)
+            _store(table, frame.key_a, frame.key_b, generation, value, frame)
         if depth == 0:
             break
         depth -= 1
