@@ -11,6 +11,7 @@ payoff straight from the records (RULES_MULTI 1.13.6), not from the solver.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 
@@ -18,7 +19,9 @@ import pytest
 
 import sixtysix
 from sixtysix.engine import multi_core as mc
+from sixtysix.engine.cards import card_name
 from sixtysix.engine.multi_actions import masks_to_actions
+from sixtysix.engine.rules import table_rules_of
 from sixtysix.theory import table_solver as ts
 
 
@@ -391,3 +394,27 @@ def test_finished_deals_and_bad_arguments():
         ts.best_actions(game("mini4_4x3").new_deal(seed=2), method="maxn")
     with pytest.raises(ValueError, match="another game"):
         ts.TableSolver(game("mini4_4x3")).solve(game("mini_na66_4x3").new_deal(seed=1))
+
+
+@pytest.mark.parametrize("preset", ["schnapsen", "snapszer", "vu_schnapsen", "mini_2x4_long"])
+def test_the_table_search_agrees_with_the_two_player_solver(preset):
+    """Two searches on two engines (``engine.solver`` on the two-player core, the table
+    search on the table core) give the same values on the same deals and positions."""
+    two = sixtysix.Game(preset)
+    table = sixtysix.Game("snapszer3", **dataclasses.asdict(table_rules_of(two.rules)))
+    rng = random.Random(11)
+    compared = 0
+    for _ in range(30):
+        first = two.new_deal(seed=rng.getrandbits(32))
+        deck = [card_name(int(card)) for card in first.deck]
+        second = table.new_deal(deck=deck, dealer=first.dealer)
+        for _ in range(rng.randrange(10)):
+            if first.is_terminal:
+                break
+            action = rng.choice(first.legal_actions())
+            first.apply(action)
+            second.apply(action)
+        if not first.is_terminal:
+            assert ts.solve(second, 0) == sixtysix.solve(first).value, (preset, deck)
+            compared += 1
+    assert compared >= 15

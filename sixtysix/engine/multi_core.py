@@ -781,7 +781,7 @@ def scale(rules, loser_total, loser_tricks):
 
 
 @njit(cache=True)
-def _win_scale(state, rules, side, at_close):
+def win_scale(state, rules, side, at_close):
     """The scale for ``side``'s win, on the other seats' figures now or at the close,
     combined or per opponent (1.13.3, M16)."""
     losers = all_seats(state, rules) & ~side
@@ -809,18 +809,18 @@ def _finish(state, winners, points, reason):
 
 
 @njit(cache=True, inline="always")
-def _closing_side(state):
+def closing_side(state):
     return state.team[state.closed_by]
 
 
 @njit(cache=True)
-def _failed_close_points(state, rules):
+def failed_close_points(state, rules):
     """Game points to each seat outside the closing side: 3, or 2 if they had a trick at the
     close (M25); the two-player values by the closer's points and the czech 6 or 3 too."""
     penalty = rules.failed_close
     if penalty == FAILED_ALWAYS_3:
         return 3
-    others = ~_closing_side(state)
+    others = ~closing_side(state)
     tricks = 0
     for seat in range(seat_count(state, rules)):
         if (others >> seat) & 1:
@@ -841,20 +841,20 @@ def _claim(state, rules, seat):
     side = state.team[seat]
     everyone = all_seats(state, rules)
     closed = state.closed_by >= 0
-    closing = closed and (_closing_side(state) >> seat) & 1 == 1
+    closing = closed and (closing_side(state) >> seat) & 1 == 1
     if mask_total(state, rules, side) >= rules.target:
         if not closed:
-            _finish(state, side, _win_scale(state, rules, side, False), WHY_CLAIM)
+            _finish(state, side, win_scale(state, rules, side, False), WHY_CLAIM)
         elif closing:
-            points = _win_scale(state, rules, side, not rules.closer_at_end)
+            points = win_scale(state, rules, side, not rules.closer_at_end)
             _finish(state, side, points, WHY_CLOSER_CLAIM)
         else:
-            others = everyone & ~_closing_side(state)
-            points = 2 if rules.opponent_out_fixed_2 else _failed_close_points(state, rules)
+            others = everyone & ~closing_side(state)
+            points = 2 if rules.opponent_out_fixed_2 else failed_close_points(state, rules)
             _finish(state, others, points, WHY_OPPONENT_CLAIM_AFTER_CLOSE)
     elif closing:
-        others = everyone & ~_closing_side(state)
-        _finish(state, others, _failed_close_points(state, rules), WHY_CLOSER_FALSE_CLAIM)
+        others = everyone & ~closing_side(state)
+        _finish(state, others, failed_close_points(state, rules), WHY_CLOSER_FALSE_CLAIM)
     else:
         others = everyone & ~side
         no_trick = mask_tricks(state, rules, others) == 0
@@ -939,8 +939,8 @@ def _end_of_cards(state, rules):
         made = mask_total(state, rules, side) >= rules.bid_unit * state.high_bid
         _settle_contract(state, rules, made or state.high_bid == MOON)
     elif state.closed_by >= 0:
-        others = all_seats(state, rules) & ~_closing_side(state)
-        _finish(state, others, _failed_close_points(state, rules), WHY_FAILED_CLOSE)
+        others = all_seats(state, rules) & ~closing_side(state)
+        _finish(state, others, failed_close_points(state, rules), WHY_FAILED_CLOSE)
     elif rules.exhausted_rule == EXHAUSTED_LAST_TRICK:
         _finish(state, state.team[state.last_winner], 1, WHY_LAST_TRICK)
     elif rules.exhausted_rule == EXHAUSTED_HIGHER_TOTAL:  # two seats (TWO_PLAYER_OPTIONS)

@@ -14,7 +14,8 @@ of a finished deal (``pay``, RULES_MULTI 1.13.6):
 
 The search is iterative (an explicit stack of records, no recursion), fail-soft, and
 driven by zero-window tests (MTD(f)), since the values are a handful of integers.
-Moves are ordered by the transposition table's best move, then by a cheap guess.
+Moves are ordered by the transposition table's best move, then by a cheap guess. In
+a two-sided deal's strict phase the scoring bounds the value (``value_bounds``).
 
 The transposition table holds positions at the start of a leader's turn. Its key is two
 independent 64-bit hashes of the record's words (all but the talon, which a search
@@ -33,6 +34,7 @@ from numba import njit
 
 from . import multi_core as mc
 from .bits import trailing_zeros
+from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
 
 PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
 MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
@@ -126,6 +128,36 @@ def leaf_value(state, rules, seat, pay, own_side):
         if two_sides and other_seen:
             return _side_value(state, own, other)
     return state.scores[seat]
+
+
+@njit(cache=True)
+def value_bounds(state, rules, own_side):
+    """``(low, high)``: bounds on a two-sided deal's value for ``own_side`` that the
+    scoring alone proves, once the talon is closed or exhausted under automatic claims
+    (no announcement, no contract): a side's win can only shrink as the losers' totals
+    and tricks grow, so its scale now bounds it; a failed close pays at most what it
+    pays now (the closer's total only grows). Elsewhere no bound."""
+    if (
+        rules.claim_mode != CLAIM_AUTOMATIC
+        or mc.talon_open(state)
+        or mc.announced(state)
+        or rules.sides == SIDES_CONTRACT
+    ):
+        return -INFINITE, INFINITE
+    other_side = ((np.int64(1) << rules.num_players) - 1) & ~own_side
+    if state.closed_by < 0:
+        return (
+            -mc.win_scale(state, rules, other_side, False),
+            mc.win_scale(state, rules, own_side, False),
+        )
+    closing = mc.closing_side(state)
+    most_for_closers = mc.win_scale(state, rules, closing, not rules.closer_at_end)
+    most_for_others = mc.failed_close_points(state, rules)
+    if rules.opponent_out_fixed_2:
+        most_for_others = max(most_for_others, 2)
+    if closing & own_side:
+        return -most_for_others, most_for_closers
+    return -most_for_closers, most_for_others
 
 
 # ---- move ordering --------------------------------------------------------------------------
@@ -270,22 +302,26 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
                 key_a, key_b = _hashes(state, words, depth, key_words)
                 frame.key_a = key_a
                 frame.key_b = key_b
+                low, high = -INFINITE, INFINITE
+                if pay == PAY_ROOT_SIDES and depth > 0:
+                    low, high = value_bounds(state, rules, own_side)
                 slot = _find(key_a, key_b, table, generation)
                 if slot >= 0:
-                    low, high = table[slot, LOW], table[slot, HIGH]
+                    low = max(low, table[slot, LOW])
+                    high = min(high, table[slot, HIGH])
                     first_move = table[slot, MOVE]
-                    # At the root only a proven value may cut: the move must be known too.
-                    cut = low >= frame.beta or low == high or high <= frame.alpha
-                    if cut and (depth > 0 or first_move >= 0):
-                        value = high if high <= frame.alpha else low
-                        frame.best_move = first_move
-                        if depth == 0:
-                            break
-                        depth -= 1
-                        entering = False
-                        continue
-                    frame.alpha = max(frame.alpha, low)
-                    frame.beta = min(frame.beta, high)
+                # At the root only the table may cut: it also knows a best move.
+                cut = low >= frame.beta or low == high or high <= frame.alpha
+                if cut and (depth > 0 or first_move >= 0):
+                    value = high if high <= frame.alpha else low
+                    frame.best_move = first_move
+                    if depth == 0:
+                        break
+                    depth -= 1
+                    entering = False
+                    continue
+                frame.alpha = max(frame.alpha, low)
+                frame.beta = min(frame.beta, high)
             frame.count = _order_moves(state, rules, moves, scores, depth, first_move)
             frame.index = 0
             frame.best = -INFINITE if (max_mask >> state.to_move) & 1 else INFINITE
