@@ -526,5 +526,15 @@ def test_bench_solver_takes_a_table_preset(capsys):
     result = json.loads(out)
     assert result["preset"] == "mini4_4x3" and result["median_nodes"] > 0
     game = sixtysix.Game("mini4_4x3")
-    values = [table_solver.solve(game.new_deal(seed=1 + i)) for i in range(3)]
+    values = [table_solver.solve(game.new_deal(seed=1 + i), 0) for i in range(3)]
     assert result["mean_value"] == round(sum(values) / 3, 4)
+
+
+def test_bench_solver_on_the_multi_core_gives_the_two_player_values(capsys):
+    def mean_value(*extra):
+        out = run_cli(capsys, "bench", "solver", "--deals", "3", "--seed", "5", "--json", *extra)
+        return json.loads(out)["mean_value"]
+
+    assert mean_value("--multi-core") == mean_value()
+    error = refused(capsys, "bench", "solver", "--preset", "snapszer4", "--multi-core")
+    assert "--multi-core: not allowed with --preset snapszer4" in error

@@ -147,7 +147,7 @@ def run_core(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def add_solver(kinds) -> None:
-    add_kind(
+    solver = add_kind(
         kinds,
         "solver",
         "exact open-hand solves of whole deals from the first lead",
@@ -159,11 +159,24 @@ def add_solver(kinds) -> None:
         FIRST_DEAL_SEED,
         presets=[*ALL_PRESETS, *TABLE_PRESET_NAMES],
     )
+    solver.add_argument(
+        "--multi-core",
+        action="store_true",
+        help="solve a two-player preset's deals on the table record (engine.table_search): "
+        "the same deals, to compare the two searches",
+    )
 
 
 def run_solver(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.multi_core and args.preset in TABLE_PRESET_NAMES:
+        command.error(
+            f"argument --multi-core: not allowed with --preset {args.preset}: "
+            "it is solved on the table record anyway; give a two-player preset"
+        )
     check_deal_seeds(command, args.seed, args.deals)
-    return print_result(lambda: bench_solver(args.preset, args.deals, args.seed), args.json)
+    return print_result(
+        lambda: bench_solver(args.preset, args.deals, args.seed, args.multi_core), args.json
+    )
 
 
 def add_api(kinds) -> None:

@@ -3,6 +3,7 @@ random play and tree sizes through OpenSpiel."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -16,11 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import core, multi_core, solver
+from ..engine.cards import card_name
 from ..engine.checks import check_integer, check_seed
 from ..engine.multi_rules import compile_table_rules
 from ..engine.rules import table_rules_of
 from ..game import Game
-from ..table_game import TableGame
+from ..table_game import TableGame, TableState
 from ..theory import table_solver
 
 REFERENCE_C = Path(__file__).parent / "reference" / "random_playout.c"
@@ -68,23 +70,29 @@ def bench_core(
     }
 
 
-def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> dict:
+def bench_solver(
+    preset: str = "schnapsen", deals: int = 100, seed: int = 1, on_multi_core: bool = False
+) -> dict:
     """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``).
 
-    For a preset of the table engine, the decisions before the first lead (a call,
-    announcements, bids) are each seat's first legal action; the value is ``solve``'s
-    on a two-sided deal and the leader's paranoid value otherwise."""
+    A preset of the table engine, or a two-player one with ``on_multi_core`` (the same
+    deals on the table record), is solved by ``engine.table_search``: the decisions before
+    the first lead (a call, announcements, bids) are each seat's first legal action; the
+    value is seat 0's: ``solve``'s on a two-sided deal, else its paranoid value (a
+    two-player value is player 0's too)."""
     deals = check_integer(deals, "deals", 1)
     seed = check_seed(seed, span=deals)
     game = Game(preset)
-    if isinstance(game, TableGame):
-        searches = table_solver.TableSolver(game)
+    deal_of = game.new_deal
+    if on_multi_core and not isinstance(game, TableGame):
+        deal_of = functools.partial(_same_deal_on_the_table, _on_the_table(game), game)
+    if isinstance(game, TableGame) or on_multi_core:
+        searches = table_solver.TableSolver(deal_of(seed=seed).game)
 
         def value_of(state) -> int:
-            state = _first_lead(state)
             if table_solver.deal_kind(state) == table_solver.TWO_SIDED:
-                return searches.solve(state)
-            return searches.paranoid(state)
+                return searches.solve(state, 0)
+            return searches.paranoid(state, 0)
 
         def nodes_so_far() -> int:
             return searches.nodes
@@ -97,12 +105,12 @@ def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> 
         def nodes_so_far() -> int:
             return int(workspace.counters[1])
 
-    value_of(game.new_deal(seed=seed))  # compile or load the cache first
+    value_of(_first_lead(deal_of(seed=seed)))  # compile or load the cache first
     milliseconds = []
     nodes = []
     values = []
     for number in range(deals):
-        state = game.new_deal(seed=seed + number)
+        state = _first_lead(deal_of(seed=seed + number))
         nodes_before = nodes_so_far()
         start = time.perf_counter()
         values.append(value_of(state))
@@ -123,10 +131,25 @@ def bench_solver(preset: str = "schnapsen", deals: int = 100, seed: int = 1) -> 
 
 
 def _first_lead(state):
-    """``state`` after the decisions before the first lead, each the first legal action."""
+    """``state`` after the decisions before the first lead, each the first legal action
+    (a table deal's call, announcements and bids; a two-player deal has none)."""
+    if not isinstance(state, TableState):
+        return state
     while state.current_player is not None and state.phase in ("call", "announce", "bid"):
         state.apply(state.legal_action_ids()[0])
     return state
+
+
+def _on_the_table(game: Game) -> TableGame:
+    """A two-player game's rules on the table engine (every option given as an override
+    of a table preset)."""
+    return TableGame("snapszer3", **dataclasses.asdict(table_rules_of(game.rules)))
+
+
+def _same_deal_on_the_table(table: TableGame, game: Game, seed: int) -> TableState:
+    """The deal ``game.new_deal(seed=seed)`` of a two-player game, on the table engine."""
+    deal = game.new_deal(seed=seed)
+    return table.new_deal(deck=[card_name(int(card)) for card in deal.deck], dealer=deal.dealer)
 
 
 def _random_api_deals(game: Game, deals: int, rng: random.Random, by_id: bool, met=None) -> int:
