@@ -428,13 +428,12 @@ def deal(state, rules, deck, dealer):
 
 @njit(cache=True)
 def _first_batch_cards(rules, deck):
-    """The cards of the first seat's first batch (the caller's, 3C.2)."""
+    """The cards of the first seat's first batch (the caller's, 3C.2): the first
+    ``call_batch`` of ``deal_order``, which lists the first seat's positions first, in
+    deal order."""
     cards = np.int64(0)
-    dealt = 0
-    for position in range(rules.deck_size):
-        if rules.deal_seat[position] == 0 and dealt < rules.call_batch:
-            cards |= np.int64(1) << deck[position]
-            dealt += 1
+    for k in range(rules.call_batch):
+        cards |= np.int64(1) << deck[rules.deal_order[k]]
     return cards
 
 

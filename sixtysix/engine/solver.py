@@ -455,12 +455,12 @@ def solve_record(workspace, rules_array, state_array, bound, horizon):
     """Value and best action of ``state_array[0]`` (a fresh table generation); exact when
     ``horizon`` is ``NO_HORIZON``."""
     workspace.counters[0] += 1
-    _load_root(workspace, state_array)
+    load_root(workspace, state_array)
     return _zero_window_search(workspace, rules_array[0], bound, horizon)
 
 
 @njit(cache=True, inline="always")
-def _load_root(workspace, state_array):
+def load_root(workspace, state_array):
     """Copy ``state_array[0]`` to the bottom of the search stack."""
     words = workspace.words
     source = state_array.view(np.int64)
@@ -500,7 +500,7 @@ def solve_children(workspace, rules_array, state_array, bound, horizon, actions,
     workspace.counters[0] += 1
     rules = rules_array[0]
     for i in range(len(actions)):
-        _load_root(workspace, state_array)
+        load_root(workspace, state_array)
         core.apply_action(workspace.stack[0], rules, actions[i])
         values[i] = _zero_window_search(workspace, rules, bound, horizon)[0]
 

@@ -35,6 +35,8 @@ from numba import njit
 from . import multi_core as mc
 from .bits import trailing_zeros
 from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
+from .solver import FRAME_DTYPE as SOLVER_FRAME_DTYPE
+from .solver import load_root
 
 PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
 MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
@@ -45,20 +47,8 @@ TT_BITS_DEFAULT = 16
 KEY_A, KEY_B, GENERATION, LOW, HIGH, MOVE = range(6)
 TABLE_COLUMNS = 8  # a 64-byte cache line per entry
 
-FRAME_DTYPE = np.dtype(
-    [
-        ("count", np.int64),  # moves at this node
-        ("index", np.int64),  # next move to try
-        ("alpha", np.int64),  # the window, narrowed as the search goes
-        ("beta", np.int64),
-        ("alpha0", np.int64),  # the window the node was entered with
-        ("beta0", np.int64),
-        ("best", np.int64),  # best value so far
-        ("best_move", np.int64),
-        ("key_a", np.int64),  # the table key of a table node
-        ("key_b", np.int64),
-    ]
-)
+#: The two-player solver's search frame, and the table key of a table node.
+FRAME_DTYPE = np.dtype(SOLVER_FRAME_DTYPE.descr + [("key_a", np.int64), ("key_b", np.int64)])
 
 
 class Workspace(NamedTuple):
@@ -386,19 +376,11 @@ def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side):
     return guess, best_move
 
 
-@njit(cache=True, inline="always")
-def _load_root(workspace, state_array):
-    """Copy ``state_array[0]`` to the bottom of the stack."""
-    source = state_array.view(np.int64)
-    for k in range(workspace.words.shape[1]):
-        workspace.words[0, k] = source[k]
-
-
 @njit(cache=True)
 def solve_record(workspace, rules_array, state_array, max_mask, seat, pay, own_side):
     """``(value, best action)`` of ``state_array[0]`` in a fresh table generation."""
     workspace.counters[0] += 1
-    _load_root(workspace, state_array)
+    load_root(workspace, state_array)
     return _zero_window_value(workspace, rules_array[0], max_mask, seat, pay, own_side)
 
 
@@ -409,7 +391,7 @@ def solve_children(workspace, rules_array, state_array, max_mask, seat, pay, own
     rules = rules_array[0]
     values = np.zeros(len(actions), dtype=np.int64)
     for i in range(len(actions)):
-        _load_root(workspace, state_array)
+        load_root(workspace, state_array)
         mc.apply_action(workspace.stack[0], rules, actions[i])
         values[i] = _zero_window_value(workspace, rules, max_mask, seat, pay, own_side)[0]
     return values
