@@ -161,7 +161,6 @@ def _state_dtype(seats: int) -> np.dtype:
             ("snap_total", np.int64, (seats,)),  # each seat's total at the close
             ("snap_tricks", np.int64, (seats,)),  # each seat's tricks at the close
             ("scores", np.int64, (seats,)),  # game points of the deal, once over
-            ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
             ("talon_top", np.int64),
             ("talon_end", np.int64),
             ("trump", np.int64),  # trump suit, -1 while unset or in betli
@@ -198,6 +197,8 @@ def _state_dtype(seats: int) -> np.dtype:
             ("high_bid", np.int64),
             ("declarer", np.int64),
             ("passed", np.int64),  # mask of seats that passed in the auction
+            # Last, so that a search can copy the rest apart (only an exchange writes it):
+            ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
         ],
         align=True,
     )

@@ -36,15 +36,15 @@ from . import multi_core as mc
 from .bits import trailing_zeros
 from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
 from .solver import FRAME_DTYPE as SOLVER_FRAME_DTYPE
-from .solver import load_root
 
 PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
 MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
 MAX_MOVES = mc.NUM_TABLE_ACTIONS
 INFINITE = 1 << 40  # beyond every payoff
 TT_BITS_DEFAULT = 16
-# Table columns: the two hash words, the generation, the bounds, the best move.
-KEY_A, KEY_B, GENERATION, LOW, HIGH, MOVE = range(6)
+# Table columns: the two hash words, the generation, the bounds, the best move, the cards
+# left in hand (the size of the subtree, to choose what to replace).
+KEY_A, KEY_B, GENERATION, LOW, HIGH, MOVE, CARDS = range(7)
 TABLE_COLUMNS = 8  # a 64-byte cache line per entry
 
 #: The two-player solver's search frame, and the table key of a table node.
@@ -61,17 +61,7 @@ class Workspace(NamedTuple):
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
     table: np.ndarray  # (size, TABLE_COLUMNS)
     counters: np.ndarray  # [generation, nodes]
-    key_words: np.ndarray  # the record's words that the table key hashes
-
-
-def _key_words(dtype: np.dtype) -> np.ndarray:
-    """The int64 word offsets of every field of ``dtype`` but the talon and the scores."""
-    words = []
-    for name in dtype.names:
-        field, offset = dtype.fields[name][:2]
-        if name not in ("talon", "scores"):
-            words.extend(range(offset // 8, (offset + field.itemsize) // 8))
-    return np.array(words, dtype=np.int64)
+    talon_word: int  # the word of the talon's first slot (the talon is the record's end)
 
 
 def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspace:
@@ -87,7 +77,7 @@ def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspa
         frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
         table=np.zeros((1 << table_bits, TABLE_COLUMNS), dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
-        key_words=_key_words(np.dtype(dtype)),
+        talon_word=np.dtype(dtype).fields["talon"][1] // 8,
     )
 
 
@@ -141,16 +131,58 @@ def value_bounds(state, rules, own_side):
             mc.win_scale(state, rules, own_side, False),
         )
     closing = mc.closing_side(state)
-    most_for_closers = mc.win_scale(state, rules, closing, not rules.closer_at_end)
     most_for_others = mc.failed_close_points(state, rules)
     if rules.opponent_out_fixed_2:
         most_for_others = max(most_for_others, 2)
+    if _most_reachable(state, rules, closing) < rules.target:  # the closers lose for sure
+        return (-most_for_others, -1) if closing & own_side else (1, most_for_others)
+    most_for_closers = mc.win_scale(state, rules, closing, not rules.closer_at_end)
     if closing & own_side:
         return -most_for_others, most_for_closers
     return -most_for_closers, most_for_others
 
 
+@njit(cache=True, inline="always")
+def _most_reachable(state, rules, side):
+    """A side's total if it took every card still in hand and every marriage counted, the
+    ones it could still declare (a king and queen in one member's hand) included: at the
+    start of a turn, with no trick on the table."""
+    most = rules.last_trick_bonus
+    cards = np.int64(0)
+    for seat in range(state.hand.shape[0]):
+        hand = state.hand[seat]
+        cards |= hand
+        if (side >> seat) & 1:
+            most += state.points[seat] + state.marriage[seat]
+            pairs = hand & (hand >> 1) & np.int64(mc.QUEENS) & ~state.married_cards
+            while pairs:
+                most += mc.marriage_value(state, rules, mc.suit_of(trailing_zeros(pairs)))
+                pairs &= pairs - 1
+    while cards:
+        most += rules.card_points[trailing_zeros(cards)]
+        cards &= cards - 1
+    return most
+
+
 # ---- move ordering --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _sure_winner(state, card):
+    """Whether no opponent of the leader can take ``card`` led in the strict phase (where
+    a player must follow suit and head the trick)."""
+    suit = mc.suit_of(card)
+    opponents = ~state.team[state.leader]
+    for seat in range(state.hand.shape[0]):
+        if (opponents >> seat) & 1:
+            hand = state.hand[seat]
+            same_suit = hand & mc.suit_cards(suit)
+            if same_suit:
+                if same_suit >> card:
+                    return False
+            elif suit != state.trump and hand & mc.suit_cards(state.trump):
+                return False
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -167,34 +199,14 @@ def _move_score(state, rules, action):
             if mc.beats(state, rules, card, state.winning) and not partner_wins:
                 return 100 - points - (20 if trump else 0)
             return 50 + points if partner_wins else 50 - points
+        if not mc.talon_open(state):
+            return 60 + points if _sure_winner(state, card) else 30 + points
         return 20 - points if trump else 30 + points
     if action == mc.A_CLOSE:
         return 110
     if action == mc.A_CLAIM or action == mc.A_EXCHANGE or action >= mc.A_MARRY_CLAIM:
         return 200
     return 60
-
-
-@njit(cache=True)
-def _order_moves(state, rules, moves, scores, depth, first):
-    """Write the legal moves of ``state`` into ``moves[depth]``, best guess first; the count."""
-    low, high = mc.legal_masks(state, rules)
-    count = 0
-    for word in range(2):
-        mask = low if word == 0 else high
-        while mask:
-            action = trailing_zeros(mask) + word * mc.HIGH
-            mask &= mask - 1
-            score = 1000 if action == first else _move_score(state, rules, action)
-            k = count
-            while k > 0 and scores[k - 1] < score:
-                scores[k] = scores[k - 1]
-                moves[depth, k] = moves[depth, k - 1]
-                k -= 1
-            scores[k] = score
-            moves[depth, k] = action
-            count += 1
-    return count
 
 
 # ---- the transposition table ------------------------------------------------------------
@@ -207,18 +219,66 @@ def _is_table_node(state):
 
 
 @njit(cache=True, inline="always")
-def _hashes(state, words, depth, key_words):
-    """Two independent 64-bit hashes of the record at ``depth``: its ``key_words`` and the
-    talon's last card."""
+def _mix(a, b, word):
+    """Feed one word to both hashes."""
+    w = np.uint64(word)
+    a = (a ^ w) * np.uint64(0x9E3779B97F4A7C15)
+    a ^= a >> np.uint64(29)
+    b = (b + w) * np.uint64(0xBF58476D1CE4E5B9)
+    b ^= b >> np.uint64(31)
+    return a, b
+
+
+@njit(cache=True, inline="always")
+def _hashes(state):
+    """Two independent 64-bit hashes of what matters to the rest of the deal at the start
+    of a leader's turn. Left out, as fixed within one search or a function of what is
+    in: the talon but its last card (an exchange swaps it), the cards won (the cards in
+    no hand and not in the talon), trick counts beyond "one or more", the finished
+    trick's fields, the deal's bookkeeping (dealer, first leader, forbidden calls)."""
     bottom = state.talon[state.talon_end - 1] if state.talon_end > 0 else -1
-    a = np.uint64(0x243F6A8885A308D3) ^ np.uint64(bottom + 1)
-    b = np.uint64(0x13198A2E03707344) + np.uint64(bottom + 1)
-    for k in key_words:
-        w = np.uint64(words[depth, k])
-        a = (a ^ w) * np.uint64(0x9E3779B97F4A7C15)
-        a ^= a >> np.uint64(29)
-        b = (b + w) * np.uint64(0xBF58476D1CE4E5B9)
-        b ^= b >> np.uint64(31)
+    a = np.uint64(0x243F6A8885A308D3)
+    b = np.uint64(0x13198A2E03707344)
+    hand, points, marriage, team = state.hand, state.points, state.marriage, state.team
+    tricks, snap_total, snap_tricks = state.tricks, state.snap_total, state.snap_tricks
+    for seat in range(len(hand)):
+        a, b = _mix(a, b, hand[seat])
+        figures = (
+            points[seat]
+            | marriage[seat] << 16
+            | snap_total[seat] << 32
+            | team[seat] << 48
+            | np.int64(tricks[seat] > 0) << 56
+            | np.int64(snap_tricks[seat] > 0) << 57
+        )
+        a, b = _mix(a, b, figures)
+    turn = (
+        state.talon_top
+        | (bottom + 1) << 6
+        | (state.trump + 1) << 12
+        | state.phase << 16
+        | (state.to_move + 1) << 22
+        | state.leader << 26
+        | (state.closed_by + 1) << 30
+        | (state.called + 1) << 34
+        | (state.caller + 1) << 40
+        | (state.holder + 1) << 44
+        | state.revealed << 48
+        | state.reveal_checked << 49
+        | state.announced << 50
+        | (state.announcer + 1) << 53
+        | state.announce_turns << 57
+    )
+    a, b = _mix(a, b, turn)
+    contract = (
+        (state.sits_out + 1)
+        | state.playing << 4
+        | (state.high_bid + 1) << 8
+        | (state.declarer + 1) << 16
+        | state.passed << 20
+        | state.married_cards << 32
+    )
+    a, b = _mix(a, b, contract)
     return np.int64(a), np.int64(b)
 
 
@@ -227,14 +287,14 @@ def _find(key_a, key_b, table, generation):
     """The slot of this key's entry from this generation, or -1 (a bucket of two slots)."""
     bucket = key_a & (len(table) - 1) & ~np.int64(1)
     for slot in range(bucket, bucket + 2):
-        entry = table[slot]
-        if entry[KEY_A] == key_a and entry[KEY_B] == key_b and entry[GENERATION] == generation:
+        same_key = table[slot, KEY_A] == key_a and table[slot, KEY_B] == key_b
+        if same_key and table[slot, GENERATION] == generation:
             return slot
     return -1
 
 
 @njit(cache=True, inline="always")
-def _store(table, key_a, key_b, generation, value, frame):
+def _store(table, key_a, key_b, generation, value, frame, cards):
     """Record what the search proved: bounds from the window the node was given."""
     low = value if value > frame.alpha0 else -INFINITE
     high = value if value < frame.beta0 else INFINITE
@@ -244,14 +304,18 @@ def _store(table, key_a, key_b, generation, value, frame):
         high = min(high, table[slot, HIGH])
     else:
         bucket = key_a & (len(table) - 1) & ~np.int64(1)
-        slot = bucket + 1 if table[bucket, GENERATION] == generation else bucket
-    entry = table[slot]
-    entry[KEY_A] = key_a
-    entry[KEY_B] = key_b
-    entry[GENERATION] = generation
-    entry[LOW] = low
-    entry[HIGH] = high
-    entry[MOVE] = frame.best_move
+        slot = bucket
+        if table[bucket, GENERATION] == generation:
+            stale = table[bucket + 1, GENERATION] != generation
+            if stale or table[bucket + 1, CARDS] <= table[bucket, CARDS]:
+                slot = bucket + 1
+    table[slot, KEY_A] = key_a
+    table[slot, KEY_B] = key_b
+    table[slot, GENERATION] = generation
+    table[slot, LOW] = low
+    table[slot, HIGH] = high
+    table[slot, MOVE] = frame.best_move
+    table[slot, CARDS] = cards
 
 
 # ---- the search -------------------------------------------------------------------------
@@ -265,14 +329,13 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
     stack, words, moves = workspace.stack, workspace.words, workspace.moves
     frames, scores, table = workspace.frames, workspace.scores, workspace.table
     generation = workspace.counters[0]
-    width = words.shape[1]
+    talon_word = workspace.talon_word
     nodes = 0
     depth = 0
     frames[0].alpha = alpha
     frames[0].beta = beta
     entering = True
     value = 0
-    key_words = workspace.key_words
     while True:
         state = stack[depth]
         frame = frames[depth]
@@ -289,7 +352,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
             frame.alpha0 = frame.alpha
             frame.beta0 = frame.beta
             if _is_table_node(state):
-                key_a, key_b = _hashes(state, words, depth, key_words)
+                key_a, key_b = _hashes(state)
                 frame.key_a = key_a
                 frame.key_b = key_b
                 low, high = -INFINITE, INFINITE
@@ -312,7 +375,25 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
                     continue
                 frame.alpha = max(frame.alpha, low)
                 frame.beta = min(frame.beta, high)
-            frame.count = _order_moves(state, rules, moves, scores, depth, first_move)
+            # The legal moves, best guess first (written here: a helper taking the arrays
+            # would count references to them at every node).
+            count = 0
+            legal_low, legal_high = mc.legal_masks(state, rules)
+            for word in range(2):
+                legal = legal_low if word == 0 else legal_high
+                while legal:
+                    action = trailing_zeros(legal) + word * mc.HIGH
+                    legal &= legal - 1
+                    score = 1000 if action == first_move else _move_score(state, rules, action)
+                    k = count
+                    while k > 0 and scores[k - 1] < score:
+                        scores[k] = scores[k - 1]
+                        moves[depth, k] = moves[depth, k - 1]
+                        k -= 1
+                    scores[k] = score
+                    moves[depth, k] = action
+                    count += 1
+            frame.count = count
             frame.index = 0
             frame.best = -INFINITE if (max_mask >> state.to_move) & 1 else INFINITE
             frame.best_move = -1
@@ -329,8 +410,11 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
         if frame.alpha < frame.beta and frame.index < frame.count:
             move = moves[depth, frame.index]
             frame.index += 1
-            for k in range(width):
+            for k in range(talon_word):
                 words[depth + 1, k] = words[depth, k]
+            if state.talon_end > 0:  # the talon's other cards are the root's at every depth
+                bottom = talon_word + state.talon_end - 1
+                words[depth + 1, bottom] = words[depth, bottom]
             mc.apply_action(stack[depth + 1], rules, move)
             nodes += 1
             child = frames[depth + 1]
@@ -341,7 +425,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
             continue
         value = frame.best
         if _is_table_node(state):
-            _store(table, frame.key_a, frame.key_b, generation, value, frame)
+            _store(table, frame.key_a, frame.key_b, generation, value, frame, state.in_hands)
         if depth == 0:
             break
         depth -= 1
@@ -374,6 +458,18 @@ def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side):
         if move < 0:
             break
     return guess, best_move
+
+
+@njit(cache=True)
+def load_root(workspace, state_array):
+    """Copy ``state_array[0]`` to the bottom of the stack, and its talon to every depth."""
+    words = workspace.words
+    source = state_array.view(np.int64)
+    for k in range(workspace.talon_word):
+        words[0, k] = source[k]
+    for depth in range(words.shape[0]):
+        for k in range(workspace.talon_word, words.shape[1]):
+            words[depth, k] = source[k]
 
 
 @njit(cache=True)
