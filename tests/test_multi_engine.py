@@ -10,6 +10,7 @@ import random
 import pytest
 
 import sixtysix
+from sixtysix.engine import multi_core as mc
 from sixtysix.engine.multi_rules import (
     RANK_POINTS,
     TABLE_MINI_PRESETS,
@@ -111,6 +112,46 @@ def check_outcome(state) -> None:
         assert points in (1, 2, 3, 4, 5, 6)
 
 
+def check_knowledge(state) -> None:
+    """The record's public knowledge of each hand: shown cards are in it, excluded ones are
+    not, and the exclusions are those the state logged since the seat's last hidden draw
+    (but for cards he received in public since: the face-up card, an exchange)."""
+    record = state.array[0]
+    face_up = int(state.game.rule_array[0]["face_up_position"])
+    played = int(record["trick_cards"])
+    last_draw = [0] * state.num_players
+    for seat in range(state.num_players):
+        played |= int(record["won"][seat])
+    for position, receipt in enumerate(state.receipts):
+        if receipt is not None and position != face_up:
+            last_draw[receipt[0]] = max(last_draw[receipt[0]], receipt[1])
+    public = [0] * state.num_players  # cards each seat took or showed in public
+    suits = mc.A_MELD - mc.A_MARRY_CLAIM
+    for seat, action in state.history_ids:
+        suit = None
+        if mc.A_MARRY <= action < mc.A_CALL:  # a marriage with its lead
+            suit = mc.suit_of(action - mc.A_MARRY)
+        elif mc.A_MARRY_CLAIM <= action < mc.A_EXCHANGE_ON_CLOSE:  # a marry-claim or a meld
+            suit = (action - mc.A_MARRY_CLAIM) % suits
+        if suit is not None:
+            public[seat] |= mc.PAIR << (suit * mc.RANKS_PER_SUIT)
+        elif action in (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE):
+            public[seat] |= 1 << int(state.deck[face_up])
+    if face_up >= 0 and state.receipts[face_up] is not None:
+        bottom = int(record["talon"][int(record["talon_end"]) - 1])
+        public[state.receipts[face_up][0]] |= 1 << bottom
+    for seat in range(state.num_players):
+        hand = int(record["hand"][seat])
+        excluded = int(record["excluded"][seat])
+        assert int(record["shown"][seat]) == public[seat] & hand
+        assert excluded & hand == 0
+        logged = 0
+        for who, when, mask in state.exclusions:
+            if who == seat and when >= last_draw[seat]:
+                logged |= mask
+        assert excluded & ~played == logged & ~hand & ~played
+
+
 def play_random(game: TableGame, seed: int):
     """A deal of ``game`` from ``seed`` played with random legal actions, checked at every
     step."""
@@ -120,6 +161,7 @@ def play_random(game: TableGame, seed: int):
         if state.is_terminal:
             break
         check_conserved(state)
+        check_knowledge(state)
         if state.phase == "follow" and state.trump_suit is not None:  # not betli
             check_follow(state)
         state.apply(rng.choice(state.legal_actions()))

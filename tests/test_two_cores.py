@@ -1,7 +1,7 @@
 """The two-player core and the N-player core (``multi_core`` with two seats) play every
 two-player preset and option mix identically: the same deals, stepped in lockstep through
-the public API, agree at every step (``engine.rules.table_rules_of`` gives the N-player
-rules of a two-player rule set).
+the public API, agree at every step, the records' public knowledge of the hands included
+(``engine.rules.table_rules_of`` gives the N-player rules of a two-player rule set).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import random
 import pytest
 
 import sixtysix
-from sixtysix.engine.cards import card_name
+from sixtysix.engine.cards import card_name, mask_to_names
+from sixtysix.engine.multi_rules import mask_names
 from sixtysix.engine.rules import (
     BOOL_OPTIONS,
     CHOICES,
@@ -21,6 +22,7 @@ from sixtysix.engine.rules import (
     make_rules,
     table_rules_of,
 )
+from sixtysix.table_game import TableState
 
 SHARED_PRESETS = (*PRESETS, *MINI_PRESETS)
 #: The two-player deal options a random mix sets, each to any of its values (every value
@@ -51,8 +53,21 @@ def _mix(rng: random.Random) -> tuple[str, dict]:
     return rng.choice(SHARED_PRESETS), options
 
 
-def _public(state) -> dict:
+def _knowledge(state, deck: set) -> tuple:
+    """The record's public knowledge of each hand (``shown``, ``excluded``): the names of
+    the cards of ``deck`` in it."""
+    record = state.array[0]
+    names = mask_names if isinstance(state, TableState) else mask_to_names
+    return tuple(
+        tuple(sorted(deck.intersection(names(int(record[field][seat])))))
+        for field in ("shown", "excluded")
+        for seat in range(2)
+    )
+
+
+def _public(state, deck: set) -> dict:
     return dict(
+        knowledge=_knowledge(state, deck),
         player=state.current_player,
         legal=state.legal_actions() if not state.is_terminal else [],
         hands=tuple(map(tuple, state.hands)),
@@ -75,7 +90,13 @@ def play_both(preset: str, options: dict, deals: int, seed: int) -> int:
         second = table.new_deal(deck=deck, dealer=first.dealer)
         path = []
         while True:
-            assert _public(first) == _public(second), (preset, options, deck, first.dealer, path)
+            assert _public(first, set(deck)) == _public(second, set(deck)), (
+                preset,
+                options,
+                deck,
+                first.dealer,
+                path,
+            )
             steps += 1
             if first.is_terminal:
                 break

@@ -197,8 +197,15 @@ def _state_dtype(seats: int) -> np.dtype:
             ("high_bid", np.int64),
             ("declarer", np.int64),
             ("passed", np.int64),  # mask of seats that passed in the auction
-            # Last, so that a search can copy the rest apart (only an exchange writes it):
+            # Last, what a search can copy apart: the talon (only an exchange writes it, and
+            # only its last card) and the public knowledge of the hands, which
+            # ``apply_with_knowledge`` keeps (the search needs none): the cards every seat
+            # knows are in each hand (shown by a marriage, an exchange, the face-up card
+            # drawn) and those every seat knows are not (a follower's card that the follow
+            # rules tell; a hidden draw ends what was known).
             ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
+            ("shown", np.int64, (seats,)),
+            ("excluded", np.int64, (seats,)),
         ],
         align=True,
     )
@@ -363,6 +370,8 @@ def deal(state, rules, deck, dealer):
         state.team[seat] = np.int64(1) << seat
         state.snap_total[seat] = 0
         state.snap_tricks[seat] = 0
+        state.shown[seat] = 0
+        state.excluded[seat] = 0
         state.scores[seat] = 0
     first = (dealer + 1) % n
     position = 0
@@ -646,6 +655,13 @@ def follow_options(state, rules, hand):
     return hand
 
 
+@njit(cache=True, inline="always")
+def _follow_binds(state, rules):
+    """Whether a follower's card tells what he lacks: the strict rules bind (a closed or
+    exhausted talon, or ``open_phase_strict``), or a betli is played."""
+    return not talon_open(state) or rules.open_strict or announced(state) == BETLI
+
+
 @njit(cache=True)
 def follow_exclusions(state, rules, played):
     """Cards the follower to move cannot hold now, since playing ``played`` is legal: the
@@ -661,7 +677,7 @@ def follow_exclusions(state, rules, played):
                 return excluded
             excluded |= higher
         return excluded if card & led_cards else excluded | led_cards
-    if talon_open(state) and not rules.open_strict:
+    if not _follow_binds(state, rules):
         return np.int64(0)
     excluded = np.int64(0)
     if rules.must_head and suit_of(state.winning) == led_suit:
@@ -1261,6 +1277,39 @@ def apply_action(state, rules, action):
             state.to_move = next_seat(state, rules, state.leader)
 
 
+@njit(cache=True)
+def apply_with_knowledge(state, rules, action):
+    """``apply_action``, keeping the record's public knowledge of the hands (``shown``,
+    ``excluded``) up to date."""
+    seat = state.to_move
+    excluded = np.int64(0)
+    shown = np.int64(0)
+    if action < A_CALL:  # a card played, perhaps with its marriage
+        card = action % A_MARRY
+        if action >= A_MARRY:
+            shown = np.int64(PAIR) << (suit_of(card) * RANKS_PER_SUIT)
+        elif state.phase == FOLLOW and _follow_binds(state, rules):
+            excluded = follow_exclusions(state, rules, card)
+    elif action == A_EXCHANGE or action == A_EXCHANGE_ON_CLOSE:
+        shown = np.int64(1) << state.talon[state.talon_end - 1]  # the card he takes
+    elif A_MARRY_CLAIM <= action < A_EXCHANGE_ON_CLOSE:  # a marry-claim or a meld
+        suit = action - (A_MELD if action >= A_MELD else A_MARRY_CLAIM)
+        shown = np.int64(PAIR) << (suit * RANKS_PER_SUIT)
+    top = state.talon_top
+    apply_action(state, rules, action)
+    state.shown[seat] = (state.shown[seat] | shown) & state.hand[seat]  # played cards go
+    state.excluded[seat] = (state.excluded[seat] | excluded) & ~shown
+    for k in range(top, state.talon_top):  # the cards drawn, and who holds each now
+        drawn = np.int64(1) << state.talon[k]
+        for drawer in range(state.hand.shape[0]):
+            if state.hand[drawer] & drawn:
+                if k == state.talon_end - 1 and rules.face_up_position >= 0:
+                    state.shown[drawer] |= drawn  # the face-up card, taken in public
+                    state.excluded[drawer] &= ~drawn
+                else:
+                    state.excluded[drawer] = 0
+
+
 # ---- entry points taking one-element record arrays (for Python callers) ------------------
 
 
@@ -1287,7 +1336,7 @@ def apply_checked(state_array, rules_array, action):
     legal = (low >> action) & 1 if action < HIGH else (high >> (action - HIGH)) & 1
     if not legal:
         return False
-    apply_action(state, rules, action)
+    apply_with_knowledge(state, rules, action)
     return True
 
 
