@@ -241,16 +241,13 @@ def _hashes(state):
     b = np.uint64(0x13198A2E03707344)
     hand, points, marriage, team = state.hand, state.points, state.marriage, state.team
     tricks, snap_total, snap_tricks = state.tricks, state.snap_total, state.snap_tricks
+    closers = team[state.closed_by] if state.closed_by >= 0 else 0
     for seat in range(len(hand)):
         a, b = _mix(a, b, hand[seat])
-        figures = (
-            points[seat]
-            | marriage[seat] << 16
-            | snap_total[seat] << 32
-            | team[seat] << 48
-            | np.int64(tricks[seat] > 0) << 56
-            | np.int64(snap_tricks[seat] > 0) << 57
-        )
+        figures = points[seat] | marriage[seat] << 16 | team[seat] << 48
+        figures |= np.int64(tricks[seat] > 0) << 56
+        if not (closers >> seat) & 1:  # only the closers' opponents' snapshot counts
+            figures |= snap_total[seat] << 32 | np.int64(snap_tricks[seat] > 0) << 57
         a, b = _mix(a, b, figures)
     turn = (
         state.talon_top
