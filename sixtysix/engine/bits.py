@@ -70,3 +70,13 @@ def nth_set_bit_loop(mask, n):
 
 #: The n-th set bit, by the fastest method this CPU has.
 nth_set_bit = nth_set_bit_pdep if HAS_PDEP else nth_set_bit_loop
+
+
+@njit(cache=True, inline="always")
+def masked_sum(mask, values):
+    """The sum of ``values[i]`` over the set bits ``i`` of ``mask``."""
+    total = 0
+    while mask:
+        total += values[trailing_zeros(mask)]
+        mask &= mask - 1
+    return total

@@ -30,7 +30,7 @@ from numba import njit
 
 from ..engine import core
 from .actions import action_name, mask_to_actions
-from .bits import popcount, trailing_zeros
+from .bits import masked_sum, popcount, trailing_zeros
 from .cards import QUEENS, SUIT_OF, suit_cards
 from .heuristic import heuristic_action
 from .rules import CLAIM_AUTOMATIC, CLOSER_AT_CLOSE, OPPONENT_OUT_FIXED_2
@@ -153,10 +153,7 @@ def _most_reachable(state, rules, player):
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
         cards |= np.int64(1) << state.led
-    while cards:
-        most += rules.card_points[trailing_zeros(cards)]
-        cards &= cards - 1
-    return most
+    return most + masked_sum(cards, rules.card_points)
 
 
 @njit(cache=True, inline="always")

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from . import multi_core as mc
-from .bits import trailing_zeros
+from .bits import masked_sum, trailing_zeros
 from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
 from .solver import FRAME_DTYPE as SOLVER_FRAME_DTYPE
 
@@ -158,10 +158,7 @@ def _most_reachable(state, rules, side):
             while pairs:
                 most += mc.marriage_value(state, rules, mc.suit_of(trailing_zeros(pairs)))
                 pairs &= pairs - 1
-    while cards:
-        most += rules.card_points[trailing_zeros(cards)]
-        cards &= cards - 1
-    return most
+    return most + masked_sum(cards, rules.card_points)
 
 
 # ---- move ordering --------------------------------------------------------------------------
