@@ -453,7 +453,7 @@ def solve_record(workspace, rules_array, state_array, bound, horizon):
     ``horizon`` is ``NO_HORIZON``."""
     workspace.counters[0] += 1
     load_root(workspace, state_array)
-    return _zero_window_search(workspace, rules_array[0], bound, horizon)
+    return _zero_window_search(workspace, rules_array[0], bound, horizon, 0)
 
 
 @njit(cache=True, inline="always")
@@ -466,11 +466,11 @@ def load_root(workspace, state_array):
 
 
 @njit(cache=True)
-def _zero_window_search(workspace, rules, bound, horizon):
-    """The value by zero-window tests (MTD(f)): values are a handful of integers."""
+def _zero_window_search(workspace, rules, bound, horizon, guess):
+    """The value by zero-window tests (MTD(f)) from a first ``guess``: values are a handful
+    of integers."""
     low = -bound
     high = bound
-    guess = 0
     best_move = -1
     maximizer = workspace.stack[0].to_move == 0
     while low < high:
@@ -499,7 +499,8 @@ def solve_children(workspace, rules_array, state_array, bound, horizon, actions,
     for i in range(len(actions)):
         load_root(workspace, state_array)
         core.apply_action(workspace.stack[0], rules, actions[i])
-        values[i] = _zero_window_search(workspace, rules, bound, horizon)[0]
+        guess = values[i - 1] if i > 0 else 0  # siblings' values are often equal
+        values[i] = _zero_window_search(workspace, rules, bound, horizon, guess)[0]
 
 
 @njit(cache=True)

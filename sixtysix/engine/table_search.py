@@ -432,12 +432,11 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
 
 
 @njit(cache=True)
-def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side):
-    """The exact value of ``workspace.stack[0]`` by zero-window tests (MTD(f)), and a
-    best action (-1 at a finished root)."""
+def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side, guess):
+    """The exact value of ``workspace.stack[0]`` by zero-window tests (MTD(f)) from a first
+    ``guess``, and a best action (-1 at a finished root)."""
     low = -INFINITE
     high = INFINITE
-    guess = 0
     best_move = -1
     maximizer = (max_mask >> workspace.stack[0].to_move) & 1
     while low < high:
@@ -474,7 +473,7 @@ def solve_record(workspace, rules_array, state_array, max_mask, seat, pay, own_s
     """``(value, best action)`` of ``state_array[0]`` in a fresh table generation."""
     workspace.counters[0] += 1
     load_root(workspace, state_array)
-    return _zero_window_value(workspace, rules_array[0], max_mask, seat, pay, own_side)
+    return _zero_window_value(workspace, rules_array[0], max_mask, seat, pay, own_side, 0)
 
 
 @njit(cache=True)
@@ -486,5 +485,6 @@ def solve_children(workspace, rules_array, state_array, max_mask, seat, pay, own
     for i in range(len(actions)):
         load_root(workspace, state_array)
         mc.apply_action(workspace.stack[0], rules, actions[i])
-        values[i] = _zero_window_value(workspace, rules, max_mask, seat, pay, own_side)[0]
+        guess = values[i - 1] if i > 0 else 0  # siblings' values are often equal
+        values[i] = _zero_window_value(workspace, rules, max_mask, seat, pay, own_side, guess)[0]
     return values
