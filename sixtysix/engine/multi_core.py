@@ -161,6 +161,7 @@ def _state_dtype(seats: int) -> np.dtype:
             ("snap_total", np.int64, (seats,)),  # each seat's total at the close
             ("snap_tricks", np.int64, (seats,)),  # each seat's tricks at the close
             ("scores", np.int64, (seats,)),  # game points of the deal, once over
+            ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
             ("talon_top", np.int64),
             ("talon_end", np.int64),
             ("trump", np.int64),  # trump suit, -1 while unset or in betli
@@ -197,13 +198,11 @@ def _state_dtype(seats: int) -> np.dtype:
             ("high_bid", np.int64),
             ("declarer", np.int64),
             ("passed", np.int64),  # mask of seats that passed in the auction
-            # Last, what a search can copy apart: the talon (only an exchange writes it, and
-            # only its last card) and the public knowledge of the hands, which
-            # ``apply_with_knowledge`` keeps (the search needs none): the cards every seat
-            # knows are in each hand (shown by a marriage, an exchange, the face-up card
-            # drawn) and those every seat knows are not (a follower's card that the follow
-            # rules tell; a hidden draw ends what was known).
-            ("talon", np.int64, (NUM_CARDS,)),  # talon cards from talon_top; a face-up card last
+            # The public knowledge of the hands, kept by ``apply_with_knowledge`` (zero where
+            # only ``apply_action`` ran): the cards every seat knows are in each hand (shown
+            # by a marriage, an exchange, the face-up card drawn) and those every seat knows
+            # are not (a follower's card that the follow rules tell; a hidden draw ends what
+            # was known).
             ("shown", np.int64, (seats,)),
             ("excluded", np.int64, (seats,)),
         ],
@@ -655,13 +654,6 @@ def follow_options(state, rules, hand):
     return hand
 
 
-@njit(cache=True, inline="always")
-def _follow_binds(state, rules):
-    """Whether a follower's card tells what he lacks: the strict rules bind (a closed or
-    exhausted talon, or ``open_phase_strict``), or a betli is played."""
-    return not talon_open(state) or rules.open_strict or announced(state) == BETLI
-
-
 @njit(cache=True)
 def follow_exclusions(state, rules, played):
     """Cards the follower to move cannot hold now, since playing ``played`` is legal: the
@@ -677,7 +669,7 @@ def follow_exclusions(state, rules, played):
                 return excluded
             excluded |= higher
         return excluded if card & led_cards else excluded | led_cards
-    if not _follow_binds(state, rules):
+    if talon_open(state) and not rules.open_strict:
         return np.int64(0)
     excluded = np.int64(0)
     if rules.must_head and suit_of(state.winning) == led_suit:
@@ -1288,7 +1280,7 @@ def apply_with_knowledge(state, rules, action):
         card = action % A_MARRY
         if action >= A_MARRY:
             shown = np.int64(PAIR) << (suit_of(card) * RANKS_PER_SUIT)
-        elif state.phase == FOLLOW and _follow_binds(state, rules):
+        elif state.phase == FOLLOW:
             excluded = follow_exclusions(state, rules, card)
     elif action == A_EXCHANGE or action == A_EXCHANGE_ON_CLOSE:
         shown = np.int64(1) << state.talon[state.talon_end - 1]  # the card he takes

@@ -39,6 +39,7 @@ from . import multi_core as mc
 from .bits import masked_sum, trailing_zeros
 from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
 from .solver import FRAME_DTYPE as SOLVER_FRAME_DTYPE
+from .solver import load_root
 
 PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
 MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
@@ -64,7 +65,6 @@ class Workspace(NamedTuple):
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
     table: np.ndarray  # (size, TABLE_COLUMNS)
     counters: np.ndarray  # [generation, nodes]
-    talon_word: int  # the word of the talon's first slot (the talon is the record's end)
 
 
 def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspace:
@@ -80,7 +80,6 @@ def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspa
         frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
         table=np.zeros((1 << table_bits, TABLE_COLUMNS), dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
-        talon_word=np.dtype(dtype).fields["talon"][1] // 8,
     )
 
 
@@ -119,7 +118,8 @@ def value_bounds(state, rules, own_side):
     scoring alone proves, once the talon is closed or exhausted under automatic claims
     (no announcement, no contract): a side's win can only shrink as the losers' totals
     and tricks grow, so its scale now bounds it; a failed close pays at most what it
-    pays now (the closer's total only grows). Elsewhere no bound."""
+    pays now (the closer's total only grows); a closing side that cannot reach the
+    target even with every card left loses. Elsewhere no bound."""
     if (
         rules.claim_mode != CLAIM_AUTOMATIC
         or mc.talon_open(state)
@@ -326,7 +326,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
     stack, words, moves = workspace.stack, workspace.words, workspace.moves
     frames, scores, table = workspace.frames, workspace.scores, workspace.table
     generation = workspace.counters[0]
-    talon_word = workspace.talon_word
+    width = words.shape[1]
     nodes = 0
     depth = 0
     frames[0].alpha = alpha
@@ -407,11 +407,8 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
         if frame.alpha < frame.beta and frame.index < frame.count:
             move = moves[depth, frame.index]
             frame.index += 1
-            for k in range(talon_word):
+            for k in range(width):
                 words[depth + 1, k] = words[depth, k]
-            if state.talon_end > 0:  # the talon's other cards are the root's at every depth
-                bottom = talon_word + state.talon_end - 1
-                words[depth + 1, bottom] = words[depth, bottom]
             mc.apply_action(stack[depth + 1], rules, move)
             nodes += 1
             child = frames[depth + 1]
@@ -454,18 +451,6 @@ def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side, guess):
         if move < 0:
             break
     return guess, best_move
-
-
-@njit(cache=True)
-def load_root(workspace, state_array):
-    """Copy ``state_array[0]`` to the bottom of the stack, and its talon to every depth."""
-    words = workspace.words
-    source = state_array.view(np.int64)
-    for k in range(workspace.talon_word):
-        words[0, k] = source[k]
-    for depth in range(words.shape[0]):
-        for k in range(workspace.talon_word, words.shape[1]):
-            words[depth, k] = source[k]
 
 
 @njit(cache=True)
