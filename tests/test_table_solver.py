@@ -396,6 +396,12 @@ def test_finished_deals_and_bad_arguments():
         ts.TableSolver(game("mini4_4x3")).solve(game("mini_na66_4x3").new_deal(seed=1))
 
 
+def test_rules_whose_totals_outgrow_the_table_key_are_refused_naming_the_option():
+    ts.TableSolver(sixtysix.Game("snapszer4", marriage_points=13_000))
+    with pytest.raises(ValueError, match="marriage_points up to 13083"):
+        ts.TableSolver(sixtysix.Game("snapszer4", marriage_points=100_000))
+
+
 @pytest.mark.parametrize("preset", ["schnapsen", "snapszer", "vu_schnapsen", "mini_2x4_long"])
 def test_the_table_search_agrees_with_the_two_player_solver(preset):
     """Two searches on two engines (``engine.solver`` on the two-player core, the table

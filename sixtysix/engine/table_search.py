@@ -50,6 +50,7 @@ TT_BITS_DEFAULT = 16
 # left in hand (the size of the subtree, to choose what to replace).
 KEY_A, KEY_B, GENERATION, LOW, HIGH, MOVE, CARDS = range(7)
 TABLE_COLUMNS = 8  # a 64-byte cache line per entry
+KEY_FIGURE_LIMIT = 1 << 16  # the key packs a seat's points, marriages and snapshot in 16 bits
 
 #: The two-player solver's search frame, and the table key of a table node.
 FRAME_DTYPE = np.dtype(SOLVER_FRAME_DTYPE.descr + [("key_a", np.int64), ("key_b", np.int64)])
@@ -65,6 +66,21 @@ class Workspace(NamedTuple):
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
     table: np.ndarray  # (size, TABLE_COLUMNS)
     counters: np.ndarray  # [generation, nodes]
+
+
+def check_rules(rules_array: np.ndarray) -> None:
+    """Refuse rules whose totals can outgrow the 16 bits the key gives each figure."""
+    rules = rules_array[0]
+    cards = [card for card in range(mc.NUM_CARDS) if (int(rules["deck_mask"]) >> card) & 1]
+    card_points = sum(int(rules["card_points"][card]) for card in cards)
+    most = card_points + int(rules["last_trick_bonus"]) + 5 * int(rules["marriage_points"])
+    if most >= KEY_FIGURE_LIMIT:
+        largest = (KEY_FIGURE_LIMIT - 1 - card_points - int(rules["last_trick_bonus"])) // 5
+        raise ValueError(
+            f"the open-hand search cannot solve rules whose totals reach {most} (every card, "
+            f"the last-trick bonus and marriage_points={int(rules['marriage_points'])} for "
+            f"every marriage, the trump one double): valid are marriage_points up to {largest}"
+        )
 
 
 def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspace:

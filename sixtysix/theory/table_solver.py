@@ -274,6 +274,7 @@ class TableSolver:
     positions the searches reached."""
 
     def __init__(self, game: TableGame, table_bits: int = table_search.TT_BITS_DEFAULT) -> None:
+        table_search.check_rules(game.rule_array)
         self.game = game
         self.rules = game.rule_array
         self.num_players = game.num_players
