@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sys
 
-from sixtysix.engine import core
+from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name, parse_action
 from sixtysix.engine.cards import (
-    NUM_CARD_INDICES,
+    NUM_CARDS,
     NUM_SUITS,
     RANKS,
     RANKS_PER_SUIT,
@@ -222,10 +222,10 @@ def offered_actions(view) -> list[str]:
 
     def order(action: str) -> tuple[int, int, int]:
         action_id = parse_action(action)
-        if action_id >= core.A_EXCHANGE:
+        if action_id >= mc.A_EXCHANGE:
             return (2, action_id, 0)
-        card = action_id % NUM_CARD_INDICES
-        return (int(action_id >= core.A_MARRY), suit_of(card), -rank_of(card))
+        card = action_id % NUM_CARDS
+        return (int(action_id >= mc.A_MARRY), suit_of(card), -rank_of(card))
 
     return sorted(view.legal_actions(), key=order)
 
@@ -233,11 +233,11 @@ def offered_actions(view) -> list[str]:
 def _situation(view) -> str:
     """What the decision is about, in a few words."""
     return {
-        core.LEAD: "you lead",
-        core.FOLLOW: f"you follow the opponent's {view.led_card}",
-        core.PRE_DRAW: "you won the trick: close the talon before drawing, or draw",
-        core.CLOSE_EXCHANGE: "the opponent closed the talon: you may exchange, or pass",
-        core.FINAL_CLAIM: "the last trick is played: claim, or pass",
+        mc.LEAD: "you lead",
+        mc.FOLLOW: f"you follow the opponent's {view.led_card}",
+        mc.PRE_DRAW: "you won the trick: close the talon before drawing, or draw",
+        mc.CLOSE_EXCHANGE: "the opponent closed the talon: you may exchange, or pass",
+        mc.FINAL_CLAIM: "the last trick is played: claim, or pass",
     }.get(view.phase, "the deal is over")
 
 
@@ -260,7 +260,7 @@ def _talon_text(view) -> str:
 def _face_up(view) -> int:
     """The last face-up card: the dealt one, or after an exchange the exchange card (a deal
     has at most one exchange)."""
-    exchanges = (core.A_EXCHANGE, core.A_EXCHANGE_ON_CLOSE)
+    exchanges = (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE)
     exchanged = any(action in exchanges for _, action in view.history_ids)
     return _exchange_card(view) if exchanged else view.initial_face_up
 
@@ -274,11 +274,9 @@ def _pending(points: int) -> str:
 
 
 def _marriages(view, player: int) -> str:
-    suits = view.married_suits[player]
     declared = [
         f"{SUIT_NAMES[suit]} ({_marriage_points(view, suit)})"
-        for suit in range(NUM_SUITS)
-        if suits >> suit & 1
+        for suit in map(SUITS.index, view.declared_marriages[player])
     ]
     return ", ".join(declared) or "none"
 
@@ -338,7 +336,7 @@ def _action_text_of(view, step, who: str, mine: bool) -> str:
     if step.marriage_suit >= 0:
         suit = step.marriage_suit
         marriage = f"{SUIT_NAMES[suit]} ({_marriage_points(view, suit)})"
-        if action >= core.A_MARRY_CLAIM:
+        if action >= mc.A_MARRY_CLAIM:
             return f"{who} {verb('declare', 'declares')} {marriage} and {verb('claim', 'claims')}"
         lead = f" and {verb('lead', 'leads')} {card_name(step.card)}" if step.card >= 0 else ""
         return f"{who} {verb('marry', 'marries')} {marriage}{lead}"
@@ -346,18 +344,18 @@ def _action_text_of(view, step, who: str, mine: bool) -> str:
         return f"{who} {verb('lead', 'leads')} {card_name(step.card)}"
     if step.follows:
         return f"{who} {verb('play', 'plays')} {card_name(step.card)}"
-    if action in (core.A_EXCHANGE, core.A_EXCHANGE_ON_CLOSE):
+    if action in (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE):
         given, taken = card_name(_exchange_card(view)), card_name(view.initial_face_up)
         return f"{who} {verb('exchange', 'exchanges')} {given} for the face-up {taken}"
-    if action == core.A_CLOSE:
+    if action == mc.A_CLOSE:
         when = " before drawing" if step.pre_draw_close else ""
         return f"{who} {verb('close', 'closes')} the talon{when}"
-    if action == core.A_DRAW:
+    if action == mc.A_DRAW:
         return f"{who} {verb('do', 'does')} not close the talon: both draw"
-    if action == core.A_PASS:
+    if action == mc.A_PASS:
         declined = "exchange on the close" if step.answers_close else "claim"
         return f"{who} {verb('do', 'does')} not {declined}"
-    if action == core.A_CLAIM:
+    if action == mc.A_CLAIM:
         return f"{who} {verb('claim', 'claims')} to have reached the target"
     return f"{who}: {action_name(action)}"
 

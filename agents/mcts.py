@@ -1,8 +1,9 @@
 """Monte Carlo tree search agents in numba: determinized MCTS (``dmcts``) and single-observer
 information-set MCTS (``ismcts``, Cowling, Powley and Whitehouse 2012).
 
-Both search from the record ``worlds.hide_from`` leaves the searcher (``view.record``) and
-draw uniform consistent worlds straight into core records (``worlds.sample_world_record``).
+Both search from the two-player table record ``worlds.hide_from`` leaves the searcher
+(``view.record``) and draw uniform consistent worlds straight into such records
+(``worlds.sample_world_record``).
 
 * ``dmcts`` samples ``worlds`` worlds and grows one UCT tree per world (nodes are states of
   that world); the budget of ``iterations`` is split evenly across the worlds (the first
@@ -16,12 +17,14 @@ draw uniform consistent worlds straight into core records (``worlds.sample_world
 
 One iteration: from the root, while every action legal here has a child, move to the child
 of highest ``mean + c * sqrt(ln(parent) / visits)`` (the first action id on ties); then add
-a child for one untried legal action, drawn uniformly, and value its position: the outcome
-if the deal is over, else, with ``solver``, the exact open-hand value
-(``solver.solve_record``) once the talon is closed or exhausted, else a ``random`` or
-``heuristic`` rollout to the end of the deal. A position the solver valued (or an ended
-one) is a leaf: later iterations stop there (``dmcts`` keeps its exact value; ``ismcts``
-solves it again in each new world).
+a child for one untried legal action, drawn uniformly (an index into the untried action
+ids, ascending), and value its position: the outcome if the deal is over, else, with
+``solver``, the exact open-hand value (``solver.solve_record``) once the talon is closed or
+exhausted, else a ``random`` or ``heuristic`` rollout to the end of the deal. A position the
+solver valued (or an ended one) is a leaf: later iterations stop there (``dmcts`` keeps its
+exact value; ``ismcts`` solves it again in each new world). Play in the tree and in
+rollouts goes through ``multi_core.apply_with_knowledge``, which keeps the public knowledge
+of the hands (``shown``, ``excluded``) that the heuristic rollout reads.
 
 Rewards: the deal's signed game points from the searcher's point of view divided by
 ``rules.max_game_points``, so in [-1, 1]. A node keeps its visits and the sum of game points
@@ -31,9 +34,10 @@ with the most visits (ties drawn from its stream); with a single legal action it
 without searching.
 
 A whole decision is one compiled call (``search``) on buffers allocated once per agent:
-the node pool (``Pool``, sized from the budget: each iteration adds at most one node) and
-a solver workspace. Every random draw comes from the agent's stream
-(``policies.new_stream(seed)``), which each decision advances.
+the node pool (``Pool``, sized from the budget: each iteration adds at most one node; a
+node's children are indexed by action id, ``NUM_ACTIONS`` of them, and its expanded actions
+are a two-word set like the legal one) and a solver workspace. Every random draw comes from
+the agent's stream (``policies.new_stream(seed)``), which each decision advances.
 """
 
 from __future__ import annotations
@@ -44,9 +48,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sixtysix.engine import core
-from sixtysix.engine.actions import action_name
-from sixtysix.engine.bits import nth_set_bit, popcount, trailing_zeros
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine.actions import NUM_ACTIONS, action_name
+from sixtysix.engine.bits import popcount, trailing_zeros
 from sixtysix.engine.checks import check_integer
 from sixtysix.engine.solver import (
     NO_HORIZON,
@@ -63,7 +67,7 @@ from .base import Agent
 DMCTS = 0  # search kinds
 ISMCTS = 1
 ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
-MAX_ITERATIONS = 4_000_000  # about 1.3 GB of nodes
+MAX_ITERATIONS = 4_000_000  # about 2.1 GB of nodes
 MAX_PATH = policies.MAX_PLIES + 1
 UNSOLVED = np.int64(1) << 40  # beyond every game-point value: no exact value kept
 
@@ -73,7 +77,8 @@ class Pool(NamedTuple):
 
     children: np.ndarray  # (capacity, NUM_ACTIONS) int32: the child per action id, where
     #                       the node's expanded bit is set (other entries are stale)
-    expanded: np.ndarray  # actions that have a child (bit masks)
+    expanded: np.ndarray  # (capacity, 2): the actions that have a child, as the two words
+    #                       (low, high) of a legal set
     visits: np.ndarray
     points: np.ndarray  # sum of signed game points, from the view of who moved into the node
     available: np.ndarray  # ismcts: times the node's action was legal when its parent was passed
@@ -83,15 +88,15 @@ class Pool(NamedTuple):
     movers: np.ndarray  # the player who moved into each node of the path
     root_visits: np.ndarray  # per root action id: visits summed over the trees
     root_points: np.ndarray  # per root action id: game points (the searcher's view) summed
-    world: np.ndarray  # one-element record: dmcts's current world
-    scratch: np.ndarray  # one-element record: the position of the current iteration
+    world: np.ndarray  # one-element two-player table record: dmcts's current world
+    scratch: np.ndarray  # one-element two-player table record: this iteration's position
 
 
 def new_pool(capacity: int) -> Pool:
     """A node pool for trees of up to ``capacity`` nodes."""
     return Pool(
-        children=np.empty((capacity, core.NUM_ACTIONS), dtype=np.int32),
-        expanded=np.zeros(capacity, dtype=np.int64),
+        children=np.empty((capacity, NUM_ACTIONS), dtype=np.int32),
+        expanded=np.zeros((capacity, 2), dtype=np.int64),
         visits=np.zeros(capacity, dtype=np.int64),
         points=np.zeros(capacity, dtype=np.int64),
         available=np.zeros(capacity, dtype=np.int64),
@@ -99,10 +104,10 @@ def new_pool(capacity: int) -> Pool:
         size=np.zeros(1, dtype=np.int64),
         path=np.zeros(MAX_PATH, dtype=np.int64),
         movers=np.zeros(MAX_PATH, dtype=np.int64),
-        root_visits=np.zeros(core.NUM_ACTIONS, dtype=np.int64),
-        root_points=np.zeros(core.NUM_ACTIONS, dtype=np.int64),
-        world=np.zeros(1, dtype=core.STATE_DTYPE),
-        scratch=np.zeros(1, dtype=core.STATE_DTYPE),
+        root_visits=np.zeros(NUM_ACTIONS, dtype=np.int64),
+        root_points=np.zeros(NUM_ACTIONS, dtype=np.int64),
+        world=np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE),
+        scratch=np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE),
     )
 
 
@@ -111,7 +116,8 @@ def new_pool(capacity: int) -> Pool:
 
 @njit(cache=True, inline="always")
 def _clear_node(pool, node):
-    pool.expanded[node] = 0
+    pool.expanded[node, 0] = 0
+    pool.expanded[node, 1] = 0
     pool.visits[node] = 0
     pool.points[node] = 0
     pool.available[node] = 0
@@ -132,45 +138,49 @@ def _add_child(pool, node, action):
     pool.size[0] = child + 1
     _clear_node(pool, child)
     pool.children[node, action] = child
-    pool.expanded[node] |= np.int64(1) << action
+    pool.expanded[node, action // mc.HIGH] |= np.int64(1) << (action % mc.HIGH)
     return child
 
 
 @njit(cache=True, inline="always")
-def _select(kind, pool, node, candidates, c, bound):
-    """The action of highest UCB score among ``candidates`` (children of ``node``)."""
+def _has(low, high, action):
+    """Whether ``action`` is in the set ``(low, high)``."""
+    word = low if action < mc.HIGH else high
+    return (word >> (action % mc.HIGH)) & 1
+
+
+@njit(cache=True, inline="always")
+def _select(kind, pool, node, low, high, c, bound):
+    """The action of highest UCB score among the actions ``(low, high)`` (children of
+    ``node``), the first id on ties."""
     log_parent = math.log(pool.visits[node])
     best_score = -math.inf
     best = -1
-    while candidates:
-        action = trailing_zeros(candidates)
-        candidates &= candidates - 1
-        child = pool.children[node, action]
-        visits = pool.visits[child]
-        log_n = math.log(pool.available[child]) if kind == ISMCTS else log_parent
-        score = pool.points[child] / (bound * visits) + c * math.sqrt(log_n / visits)
-        if score > best_score:
-            best_score = score
-            best = action
+    for word in range(2):
+        candidates = low if word == 0 else high
+        while candidates:
+            action = word * mc.HIGH + trailing_zeros(candidates)
+            candidates &= candidates - 1
+            child = pool.children[node, action]
+            visits = pool.visits[child]
+            log_n = math.log(pool.available[child]) if kind == ISMCTS else log_parent
+            score = pool.points[child] / (bound * visits) + c * math.sqrt(log_n / visits)
+            if score > best_score:
+                best_score = score
+                best = action
     return best
 
 
 @njit(cache=True)
-def _apply(state, rules, action):
-    """``core.apply_action``, compiled once for both callers here (it is large)."""
-    core.apply_action(state, rules, action)
-
-
-@njit(cache=True)
 def _legal(state, rules):
-    """``core.legal_mask``, compiled once for the callers here."""
-    return core.legal_mask(state, rules)
+    """``multi_core.legal_masks``, compiled once for the callers here."""
+    return mc.legal_masks(state, rules)
 
 
 @njit(cache=True, inline="always")
 def _is_leaf(state, use_solver):
     """Whether search stops at ``state``: the deal is over, or the solver values it."""
-    return state.phase == core.OVER or (use_solver and not core.talon_open(state))
+    return state.phase == mc.OVER or (use_solver and not mc.talon_open(state))
 
 
 @njit(cache=True)
@@ -178,11 +188,12 @@ def _value(pool, workspace, rules_array, bound, rollout, use_solver, stream):
     """The value (game points, player 0's view) of ``pool.scratch[0]``: its outcome, its
     exact value under ``use_solver`` in the strict phase, else a rollout's outcome."""
     state = pool.scratch[0]
-    if state.phase != core.OVER and use_solver and not core.talon_open(state):
+    if state.phase != mc.OVER and use_solver and not mc.talon_open(state):
         return solve_record(workspace, rules_array, pool.scratch, bound, NO_HORIZON)[0]
     rules = rules_array[0]
-    while state.phase != core.OVER:
-        _apply(state, rules, policies.policy_action(rollout, 0.0, state, rules, stream))
+    while state.phase != mc.OVER:
+        action = policies.policy_action(rollout, 0.0, state, rules, stream)
+        mc.apply_with_knowledge(state, rules, action)
     return signed_outcome(state)
 
 
@@ -201,23 +212,28 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
                 if kind == DMCTS:
                     pool.exact[node] = value
             break
-        legal = _legal(state, rules)
-        untried = legal & ~pool.expanded[node]
+        low, high = _legal(state, rules)
+        untried_low = low & ~pool.expanded[node, 0]
+        untried_high = high & ~pool.expanded[node, 1]
+        untried = popcount(untried_low) + popcount(untried_high)
         if untried:
-            action = nth_set_bit(untried, policies.draw_below(stream, popcount(untried)))
+            pick = policies.draw_below(stream, untried)
+            action = policies.nth_action(untried_low, untried_high, pick)
             _add_child(pool, node, action)
         else:
-            action = _select(kind, pool, node, legal, c, bound)
+            action = _select(kind, pool, node, low, high, c, bound)
         if kind == ISMCTS:
-            available = legal & pool.expanded[node]
-            while available:
-                pool.available[pool.children[node, trailing_zeros(available)]] += 1
-                available &= available - 1
+            for word in range(2):
+                available = (low if word == 0 else high) & pool.expanded[node, word]
+                while available:
+                    child = pool.children[node, word * mc.HIGH + trailing_zeros(available)]
+                    pool.available[child] += 1
+                    available &= available - 1
         depth += 1
         node = pool.children[node, action]
         pool.path[depth] = node
         pool.movers[depth] = state.to_move
-        _apply(state, rules, action)
+        mc.apply_with_knowledge(state, rules, action)
         if untried:
             leaf = _is_leaf(state, use_solver)
             value = _value(pool, workspace, rules_array, bound, rollout, use_solver, stream)
@@ -232,12 +248,10 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
 
 
 @njit(cache=True, inline="always")
-def _merge_root(pool, legal):
+def _merge_root(pool, low, high):
     """Add the root children's statistics to the per-action root statistics."""
-    while legal:
-        action = trailing_zeros(legal)
-        legal &= legal - 1
-        if pool.expanded[0] >> action & 1:
+    for action in range(NUM_ACTIONS):
+        if _has(low, high, action) and _has(pool.expanded[0, 0], pool.expanded[0, 1], action):
             child = pool.children[0, action]
             pool.root_visits[action] += pool.visits[child]
             pool.root_points[action] += pool.points[child]
@@ -282,11 +296,11 @@ def search(
     """
     view = view_array[0]
     rules = rules_array[0]
-    legal = _legal(view, rules)
+    low, high = _legal(view, rules)
     pool.root_visits[:] = 0
     pool.root_points[:] = 0
-    if legal & (legal - 1) == 0:
-        return trailing_zeros(legal)
+    if popcount(low) + popcount(high) == 1:
+        return policies.nth_action(low, high, 0)
     if kind == DMCTS:
         for w in range(worlds):
             _draw_world(
@@ -296,7 +310,7 @@ def search(
             for _ in range(iterations // worlds + (1 if w < iterations % worlds else 0)):
                 pool.scratch[0] = pool.world[0]
                 _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, stream)
-            _merge_root(pool, legal)
+            _merge_root(pool, low, high)
     else:
         _reset_tree(pool)
         for _ in range(iterations):
@@ -304,29 +318,26 @@ def search(
                 stream, pool.scratch, view, opponent, allowed, unknown, hidden_opponent, ordered
             )
             _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, stream)
-        _merge_root(pool, legal)
-    return _most_visited(pool.root_visits, legal, stream)
+        _merge_root(pool, low, high)
+    return _most_visited(pool.root_visits, low, high, stream)
 
 
 @njit(cache=True, inline="always")
-def _most_visited(visits, legal, stream):
-    """The legal action with the most visits; ties drawn uniformly from ``stream``."""
+def _most_visited(visits, low, high, stream):
+    """The legal action with the most visits; ties drawn uniformly from ``stream`` (an index
+    into the tied action ids, ascending)."""
     most = -1
     ties = 0
-    candidates = legal
-    while candidates:
-        action = trailing_zeros(candidates)
-        candidates &= candidates - 1
-        if visits[action] > most:
-            most = visits[action]
-            ties = 1
-        elif visits[action] == most:
-            ties += 1
+    for action in range(NUM_ACTIONS):
+        if _has(low, high, action):
+            if visits[action] > most:
+                most = visits[action]
+                ties = 1
+            elif visits[action] == most:
+                ties += 1
     pick = policies.draw_below(stream, ties) if ties > 1 else 0
-    while legal:
-        action = trailing_zeros(legal)
-        legal &= legal - 1
-        if visits[action] == most:
+    for action in range(NUM_ACTIONS):
+        if _has(low, high, action) and visits[action] == most:
             if pick == 0:
                 return action
             pick -= 1

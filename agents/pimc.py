@@ -6,7 +6,7 @@ with its view (``sixtysix.engine.worlds``): every one of them when there are at 
 world it values every legal action with the open-hand solver and plays the
 action with the best mean game points from its own side (ties broken by its
 seed). The whole decision is one compiled call: the worlds are written
-straight into core records and solved there.
+straight into two-player table records and solved there.
 
 The solver is exact once the talon is closed or exhausted. While the talon is
 open, ``horizon=H`` stops the search ``H`` tricks ahead and plays the rest of
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix.engine import core, solver
+from sixtysix.engine import multi_core, solver
 from sixtysix.engine.actions import action_name
 
 from .base import Agent
@@ -106,7 +106,7 @@ class PimcAgent(Agent):
         self.horizon = horizon
         self._stream = new_stream(self.seed)
         self._workspace = solver.new_workspace()
-        self._world = np.zeros(1, dtype=core.STATE_DTYPE)
+        self._world = np.zeros(1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
 
     def action_values(self, view) -> dict[str, float]:
         """The mean value in game points (the mover's side) of every legal action, over the

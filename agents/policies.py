@@ -1,12 +1,15 @@
-"""The numba fast path: built-in policies over blanked core records, and whole deals in numba.
+"""The numba fast path: built-in policies over blanked table records, and whole deals in numba.
 
 A *policy* is a built-in agent's decision rule as a numba function of the
-record ``worlds.hide_from`` leaves its player (exactly the record a
-``PlayerView`` holds) and, for random choices, the agent's own xoshiro256**
-stream kept in a four-word ``uint64`` array. ``play_policy_deals`` plays many
-deals between two policies without returning to Python; the Python agents in
-``sixtysix.agents.policy_agents`` call the same policy functions on ``view.record``,
-so both paths make the same choices for the same seeds.
+two-player table record (``multi_core.TWO_PLAYER_STATE_DTYPE``) that
+``worlds.hide_from`` leaves its player (exactly the record a ``PlayerView``
+holds) and, for random choices, the agent's own xoshiro256** stream kept in a
+four-word ``uint64`` array. A random choice draws an index into the legal
+action ids in ascending order (``nth_action`` across the two words of the legal
+set). ``play_policy_deals`` plays many deals between two policies without
+returning to Python; the Python agents in ``sixtysix.agents.policy_agents`` call
+the same policy functions on ``view.record``, so both paths make the same
+choices for the same seeds.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sixtysix.engine import core
-from sixtysix.engine.bits import nth_set_bit, popcount
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine.bits import nth_set_bit, popcount, trailing_zeros
 from sixtysix.engine.heuristic import heuristic_action
+from sixtysix.engine.rng import random_below, seed_rng, splitmix
 from sixtysix.engine.worlds import hide_from
 
 RANDOM = 0  # policy codes
@@ -31,14 +35,14 @@ _AGENT_SEED_SALT = np.uint64(0xA0761D6478BD642F)  # separates agent streams from
 def agent_seed(deal_seed, seat):
     """The seed of the agent in ``seat`` for the deal with seed ``deal_seed``."""
     x = np.uint64(deal_seed) ^ (_AGENT_SEED_SALT * np.uint64(seat + 1))
-    _, mixed = core.splitmix(x)
+    _, mixed = splitmix(x)
     return mixed
 
 
 @njit(cache=True, inline="always")
 def start_stream(stream, seed):
     """Start ``stream`` (four ``uint64`` words) afresh from an integer seed."""
-    stream[0], stream[1], stream[2], stream[3] = core.seed_rng(seed)
+    stream[0], stream[1], stream[2], stream[3] = seed_rng(seed)
 
 
 def new_stream(seed: int) -> np.ndarray:
@@ -57,16 +61,26 @@ def start_stream_array(stream, seed):
 @njit(cache=True, inline="always")
 def draw_below(stream, n):
     """A uniform integer in ``[0, n)`` from ``stream``, which advances in place."""
-    rng, value = core.random_below((stream[0], stream[1], stream[2], stream[3]), n)
+    rng, value = random_below((stream[0], stream[1], stream[2], stream[3]), n)
     stream[0], stream[1], stream[2], stream[3] = rng
     return value
 
 
 @njit(cache=True, inline="always")
+def nth_action(low, high, n):
+    """The ``n``-th (from 0) action id of the set ``(low, high)`` in ascending order (bit
+    ``a`` of ``low`` is action ``a``, bit ``a`` of ``high`` action ``mc.HIGH + a``)."""
+    count_low = popcount(low)
+    if n < count_low:
+        return nth_set_bit(low, n)
+    return mc.HIGH + nth_set_bit(high, n - count_low)
+
+
+@njit(cache=True, inline="always")
 def random_action(view, rules, stream):
-    """A uniform legal action."""
-    legal = core.legal_mask(view, rules)
-    return nth_set_bit(legal, draw_below(stream, popcount(legal)))
+    """A uniform legal action: a uniform index into the legal action ids, ascending."""
+    low, high = mc.legal_masks(view, rules)
+    return nth_action(low, high, draw_below(stream, popcount(low) + popcount(high)))
 
 
 @njit(cache=True, inline="always")
@@ -89,31 +103,33 @@ def play_policy_deals(rules_array, policies, noises, deal_seeds, results, plies,
     """Play one deal per seed between ``policies[0]`` (seat 0) and ``policies[1]`` (seat 1),
     with ``noises`` (see ``policy_action``).
 
-    Deals are ``Game.new_deal(seed=deal_seeds[i])``; each seat's stream starts from
-    ``agent_seed(deal_seed, seat)``. Policies other than ``RANDOM`` see the mover's record
-    blanked by ``hide_from``; ``RANDOM`` reads only the legal actions, which are the same on
-    the full record, so it skips the blanking. Row ``i`` of ``results`` gets the columns of
-    ``RESULT_COLUMNS``; ``plies[i]`` actions go to ``actors[i]`` and ``actions[i]``.
+    Deals are ``Game.new_deal(seed=deal_seeds[i])``, played as ``Game.apply`` plays them
+    (``multi_core.apply_with_knowledge``, which keeps the public knowledge the views read);
+    each seat's stream starts from ``agent_seed(deal_seed, seat)``. Policies other than
+    ``RANDOM`` see the mover's record blanked by ``hide_from``; ``RANDOM`` reads only the
+    legal actions, which are the same on the full record, so it skips the blanking. Row
+    ``i`` of ``results`` gets the columns of ``RESULT_COLUMNS`` (``winner`` -1 for none);
+    ``plies[i]`` actions go to ``actors[i]`` and ``actions[i]``.
     """
     rules = rules_array[0]
-    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
-    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    state_array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
+    view_array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
     state = state_array[0]
     view = view_array[0]
-    sorted_deck = core.sorted_deck(rules)
+    sorted_deck = mc.sorted_deck(rules)
     deck = np.empty_like(sorted_deck)
     streams = np.empty((2, 4), dtype=np.uint64)
     decisions = np.zeros(2, dtype=np.int64)
     for i in range(len(deal_seeds)):
         deck[:] = sorted_deck
-        dealer = core.seeded_deal(deck, deal_seeds[i])
-        core.deal(state, rules, deck, dealer)
+        dealer = mc.seeded_deal(deck, deal_seeds[i], rules.num_players)
+        mc.deal(state, rules, deck, dealer)
         for seat in range(2):
             start_stream(streams[seat], agent_seed(deal_seeds[i], seat))
         decisions[:] = 0
         close_trick = -1
         ply = 0
-        while state.phase != core.OVER:
+        while state.phase != mc.OVER:
             if ply == MAX_PLIES:
                 raise RuntimeError("a deal ran past MAX_PLIES actions")
             player = state.to_move
@@ -124,21 +140,22 @@ def play_policy_deals(rules_array, policies, noises, deal_seeds, results, plies,
                 view_array[:] = state_array
                 hide_from(view_array, rules_array, player)
                 action = policy_action(policy, noises[player], view, rules, streams[player])
-            if action == core.A_CLOSE:
+            if action == mc.A_CLOSE:
                 close_trick = state.tricks_done
-            core.apply_action(state, rules, action)
+            mc.apply_with_knowledge(state, rules, action)
             actors[i, ply] = player
             actions[i, ply] = action
             decisions[player] += 1
             ply += 1
         plies[i] = ply
         row = results[i]
+        winner = trailing_zeros(state.winners) if state.winners else -1
         row[0] = dealer
-        row[1] = state.winner
-        row[2] = state.game_points
+        row[1] = winner
+        row[2] = state.scores[winner] if winner >= 0 else 0
         row[3] = state.reason
-        row[4] = core.total(state, rules, 0)
-        row[5] = core.total(state, rules, 1)
+        row[4] = mc.credited(state, rules, 0)
+        row[5] = mc.credited(state, rules, 1)
         row[6] = state.closed_by
         row[7] = close_trick
         row[8] = state.tricks_done

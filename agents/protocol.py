@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sixtysix.engine import core
+from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name, parse_action
 from sixtysix.engine.checks import check_seed, is_integer
 from sixtysix.game import Game, State
@@ -185,7 +185,7 @@ def _play(state: State, seed: int, agents: Sequence, time_limit: float | None) -
             error_seat = player
             error = f"P{player} ({specs[player]}) {error}"
             break
-        if action == core.A_CLOSE:
+        if action == mc.A_CLOSE:
             close_trick = state.tricks_played
         state.apply(action)
     if error is None:
@@ -236,7 +236,7 @@ def _play_in_numba(game: Game, specs: tuple[str, str], codes, seeds) -> list[Dea
                 seed=seed,
                 dealer=dealer,
                 specs=canonical,
-                outcome=(None if winner < 0 else winner, points, core.REASONS[reason]),
+                outcome=(None if winner < 0 else winner, points, mc.TABLE_REASONS[reason]),
                 card_points=(total_0, total_1),
                 closed_by=None if closer < 0 else closer,
                 close_trick=close_trick,

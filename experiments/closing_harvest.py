@@ -36,10 +36,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sixtysix import agents
-from sixtysix.engine import core
 from sixtysix.engine.actions import action_name
 from sixtysix.engine.cards import mask_to_names
 from sixtysix.engine.checks import check_integer, check_seed
+from sixtysix.engine.multi_core import A_CLOSE
 from sixtysix.engine.rules import MINI_PRESETS, PRESETS, make_rules
 from sixtysix.facts import PHASE_NAMES
 from sixtysix.game import Game, State
@@ -182,7 +182,7 @@ def closing_decisions(state: State, actions) -> list[tuple[int, State]]:
     which is left at the end) taken where ``close`` was legal."""
     found = []
     for decision, action in enumerate(actions, len(state.history_ids)):
-        if core.A_CLOSE in state.legal_action_ids():
+        if A_CLOSE in state.legal_action_ids():
             found.append((decision, state.clone()))
         state.apply(action)
     return found
@@ -222,7 +222,7 @@ def position_rows(game: Game, result: agents.DealResult) -> list[dict]:
                 "tricks_played": before.tricks_played,
                 "legal_actions": before.legal_actions(),
                 "action": action_name(action),
-                "closed": action == core.A_CLOSE,
+                "closed": action == A_CLOSE,
                 "deal_points_leader": 0
                 if winner is None
                 else (game_points if winner == leader else -game_points),
@@ -347,6 +347,6 @@ def position_state(position) -> State:
         raise ValueError(
             f"the position's leader is P{get('leader')}, but P{state.current_player} is to move"
         )
-    if core.A_CLOSE not in state.legal_action_ids():
+    if A_CLOSE not in state.legal_action_ids():
         raise ValueError(f"closing is not legal in the position: {state!r}")
     return state

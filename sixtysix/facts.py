@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import core
-from .engine.cards import SUITS, card_name, mask_to_names
+from .engine import multi_core as mc
+from .engine.cards import RANKS_PER_SUIT, SUITS, card_name, mask_to_names
 
-PHASE_NAMES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
+PHASE_NAMES = mc.TABLE_PHASE_NAMES
 
 
 class DealFacts:
-    """Public facts as properties over ``self.array`` (a one-element ``core.STATE_DTYPE``
-    array) and ``self.game`` (its rules)."""
+    """Public facts as properties over ``self.array`` (a one-element
+    ``multi_core.TWO_PLAYER_STATE_DTYPE`` array), ``self.game`` (its rules) and
+    ``self.history_ids`` (the public actions: who declared which marriage)."""
 
     array: np.ndarray
 
@@ -26,33 +27,31 @@ class DealFacts:
 
     @property
     def phase(self) -> int:
-        """The decision point, an index of ``PHASE_NAMES`` (``core.LEAD`` ... ``core.OVER``)."""
+        """The decision point, an index of ``PHASE_NAMES`` (``multi_core.LEAD``, ...)."""
         return int(self._record["phase"])
 
     @property
     def is_terminal(self) -> bool:
-        return self.phase == core.OVER
+        return self.phase == mc.OVER
 
     @property
     def outcome(self) -> tuple[int | None, int, str] | None:
-        """``(winner, game_points, reason)`` once the deal is over; reasons in ``core.REASONS``."""
+        """``(winner, game_points, reason)`` once the deal is over; reasons in
+        ``multi_core.TABLE_REASONS``."""
         if not self.is_terminal:
             return None
         record = self._record
-        winner = int(record["winner"])
-        return (
-            None if winner < 0 else winner,
-            int(record["game_points"]),
-            core.REASONS[int(record["reason"])],
-        )
+        winners = int(record["winners"])
+        winner = None if winners == 0 else winners.bit_length() - 1
+        points = 0 if winner is None else int(record["scores"][winner])
+        return winner, points, mc.TABLE_REASONS[int(record["reason"])]
 
     @property
     def scores(self) -> tuple[int, int] | None:
         """The game points each player scores in this deal, ``None`` until it ends."""
         if not self.is_terminal:
             return None
-        winner, points, _ = self.outcome
-        return tuple(points if player == winner else 0 for player in (0, 1))
+        return tuple(int(points) for points in self._record["scores"])
 
     @property
     def reason(self) -> str | None:
@@ -66,7 +65,7 @@ class DealFacts:
     @property
     def card_points(self) -> tuple[int, int]:
         """Credited totals: card points, last-trick bonus and marriages that count."""
-        return tuple(int(t) for t in core.totals_array(self.array, self.game.rule_array))
+        return tuple(int(t) for t in mc.credited_array(self.array, self.game.rule_array))
 
     @property
     def pending_marriage_points(self) -> tuple[int, int]:
@@ -88,7 +87,13 @@ class DealFacts:
     @property
     def married_suits(self) -> tuple[int, int]:
         """Bit masks (bit ``suit``) of the suits whose marriage each player declared."""
-        return tuple(int(mask) for mask in self._record["married_suits"])
+        masks = [0, 0]
+        for player, action in self.history_ids:
+            if mc.A_MARRY <= action < mc.A_CALL:
+                masks[player] |= 1 << (action - mc.A_MARRY) // RANKS_PER_SUIT
+            elif mc.A_MARRY_CLAIM <= action < mc.A_MELD:
+                masks[player] |= 1 << (action - mc.A_MARRY_CLAIM)
+        return tuple(masks)
 
     @property
     def declared_marriages(self) -> tuple[list[str], list[str]]:

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .engine import core
-from .engine.actions import action_name, mask_to_actions, parse_action
+from .engine import multi_core as mc
+from .engine.actions import NUM_ACTIONS, action_name, masks_to_actions, parse_action
 from .engine.cards import card_name, mask_text, mask_to_names, parse_card
 from .engine.checks import IllegalActionError, check_player, check_seed, is_integer
 from .engine.rules import RuleSet, compile_rules, make_rules
@@ -61,7 +61,7 @@ class Game:
             if seed is None:
                 raise ValueError("new_deal needs a seed, or a deck and a dealer")
             order = np.array(self.deck_cards, dtype=np.int64)
-            seeded_dealer = int(core.seeded_deal(order, np.uint64(check_seed(seed))))
+            seeded_dealer = int(mc.seeded_deal(order, np.uint64(check_seed(seed)), 2))
             dealer = seeded_dealer if dealer is None else dealer
         else:
             if seed is not None:
@@ -177,15 +177,15 @@ class State(DealFacts):
         self.game = game
         self.deck = deck
         self.dealer = dealer
-        self.array = np.zeros(1, dtype=core.STATE_DTYPE)
-        core.deal_array(self.array, game.rule_array, deck, dealer)
+        self.array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
+        mc.deal_array(self.array, game.rule_array, deck, dealer)
         self.history_ids: list[tuple[int, int]] = []
         self.hand_log: list[tuple[int, int]] = []
 
     # ---- moving ---------------------------------------------------------------
     def legal_action_ids(self) -> list[int]:
         """Legal action ids, ascending."""
-        return mask_to_actions(int(core.legal_mask_array(self.array, self.game.rule_array)))
+        return masks_to_actions(*mc.legal_masks_array(self.array, self.game.rule_array))
 
     def legal_actions(self) -> list[str]:
         """Legal actions as sorted canonical strings (empty when the deal is over)."""
@@ -199,7 +199,7 @@ class State(DealFacts):
             except ValueError as error:
                 raise IllegalActionError(f"{error}; legal actions: {self._legal_text()}") from None
         elif is_integer(action):
-            in_range = 0 <= action < core.NUM_ACTIONS
+            in_range = 0 <= action < NUM_ACTIONS
             action_id = int(action) if in_range else -1  # out of range: never legal
         else:
             raise IllegalActionError(
@@ -208,7 +208,7 @@ class State(DealFacts):
             )
         record = self.array[0]
         player = int(record["to_move"])
-        if not core.apply_checked(self.array, self.game.rule_array, action_id):
+        if not mc.apply_checked(self.array, self.game.rule_array, action_id):
             is_id = not isinstance(action, str) and action_id >= 0
             named = f" ({action_name(action_id)})" if is_id else ""
             raise IllegalActionError(
@@ -226,7 +226,7 @@ class State(DealFacts):
         """An independent copy."""
         copy = object.__new__(State)
         copy.game, copy.deck, copy.dealer = self.game, self.deck, self.dealer
-        copy.array = core.copy_record(self.array)
+        copy.array = mc.copy_record(self.array)
         copy.history_ids = list(self.history_ids)
         copy.hand_log = list(self.hand_log)
         return copy

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from .engine import core
+from .engine import multi_core as mc
 from .engine.cards import suit_of
 
-EXCHANGES = (core.A_EXCHANGE, core.A_EXCHANGE_ON_CLOSE)
-CLOSE_ANSWERS = (core.A_EXCHANGE_ON_CLOSE, core.A_PASS)  # the non-closer's L3 actions
+EXCHANGES = (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE)
+CLOSE_ANSWERS = (mc.A_EXCHANGE_ON_CLOSE, mc.A_PASS)  # the non-closer's L3 actions
 
 
 class Step(NamedTuple):
@@ -69,23 +69,23 @@ def read_history(
         gained = after & ~before
         before = after
         drew = gained.bit_length() - 1 if gained and action not in EXCHANGES else -1
-        card = action if action < core.A_MARRY else -1
+        card = action if action < mc.A_MARRY else -1
         marriage_suit = -1
-        if core.A_MARRY <= action < core.A_EXCHANGE:
-            card = action - core.A_MARRY
+        if mc.A_MARRY <= action < mc.A_CALL:
+            card = action - mc.A_MARRY
             marriage_suit = suit_of(card)
             if index == last and is_terminal and not card_led:
                 card = -1  # R-A8: the automatic claim ended the deal before the lead
-        elif action >= core.A_MARRY_CLAIM:
-            marriage_suit = action - core.A_MARRY_CLAIM
+        elif mc.A_MARRY_CLAIM <= action < mc.A_MELD:
+            marriage_suit = action - mc.A_MARRY_CLAIM
         follows = card >= 0 and card_led
         leads = card >= 0 and not card_led
         first_drawer = -1
         if drew >= 0:
             following = history[index + 1][0] if index < last else next_leader
-            first_drawer = actor if action == core.A_DRAW else following
-        answers_close = previous == core.A_CLOSE and action in CLOSE_ANSWERS
-        pre_draw_close = action == core.A_CLOSE and undrawn_trick
+            first_drawer = actor if action == mc.A_DRAW else following
+        answers_close = previous == mc.A_CLOSE and action in CLOSE_ANSWERS
+        pre_draw_close = action == mc.A_CLOSE and undrawn_trick
         yield Step(  # positional: a history is read often, by the view's tensor among others
             index,
             actor,

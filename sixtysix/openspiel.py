@@ -13,13 +13,14 @@ option left at its empty value keeps the preset's value: ``-1`` for numbers,
 ``""`` for strings, and for on/off options ``-1``, with ``0`` and ``1`` for off
 and on (OpenSpiel parameters have no "unset", so on/off options are numbers).
 
-Actions: player actions are the engine's stable ids (``core`` docstring,
-0-57) and their strings the engine's canonical strings (``"play QH"``,
-``"close"``...). Chance actions are card indices (``suit * 6 + rank``,
-0-23), one chance node per dealt card, shown as ``"deal QH"``.
+Actions: player actions are the engine's ids (``multi_core`` docstring, 0-116,
+``NUM_ACTIONS``; the same for every preset) and their strings the engine's canonical
+strings (``"play QH"``, ``"close"``...). Chance actions are card indices over the
+32-card pack (``suit * 8 + rank``, ``cards``), one chance node per dealt card, shown
+as ``"deal QH"``.
 
-The deal: chance deals the non-dealer's hand, then the dealer's hand, then
-the face-up trump card, then the talon from its top. Each hand is dealt in
+The deal (``_Deal``): chance deals the non-dealer's hand, then the dealer's hand,
+then the face-up trump card, then the talon from its top. Each hand is dealt in
 ascending card order, with the exact probabilities of the smallest card not
 yet dealt (a uniformly random hand, dealt in order), so a hand is one chance
 history rather than ``hand_size!`` of them. The engine's ``deal_pattern``
@@ -40,13 +41,11 @@ Three and four players: every multi-player preset (``TABLE_PRESET_NAMES``:
 a preset of the same game, played by ``sixtysix.table_game`` (RULES_MULTI), with
 ``num_players`` from the preset and the multi-player rule options
 (``TABLE_DEAL_OPTIONS``) as parameters; ``dealer`` is a seat (default 1, so seat
-2 leads first with four seats). Player actions are the multi-player ids
-(``multi_core``, 0-114, ``NUM_TABLE_ACTIONS``); chance actions are card indices
-over the 32-card pack (``suit * 8 + rank``), each hand dealt in ascending order
-seat by seat from the dealer's left, then the face-up card, then the talon
-(``_TableDeal``). Returns are the research payoff of RULES_MULTI 1.13.6
-(``table_returns``): +g for each winner and -g for each loser of a two-sided
-deal, the game points of each seat in a normal ``snapszer3`` deal. The game
+2 leads first with four seats). Actions and chance actions are numbered as for two
+players, each hand dealt in ascending order seat by seat from the dealer's left,
+then the face-up card, then the talon (``_Deal``). Returns are the research payoff
+of RULES_MULTI 1.13.6 (``table_returns``): +g for each winner and -g for each loser
+of a two-sided deal, the game points of each seat in a normal ``snapszer3`` deal. The game
 type is zero-sum when the sides are always of equal size and general-sum
 otherwise (``table_game_type``). Observers wrap ``TableView``
 (``TableObserver``); worlds for ISMCTS come from ``TableWorldSampler``.
@@ -60,25 +59,29 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
-from .engine import core
 from .engine import multi_core as mc
-from .engine.actions import action_name
-from .engine.cards import NUM_CARD_INDICES, card_name, mask_text, mask_to_cards, suit_of
+from .engine.actions import NUM_ACTIONS, action_name
+from .engine.cards import (
+    NUM_CARDS,
+    RANKS_PER_SUIT,
+    SUITS,
+    card_name,
+    mask_text,
+    mask_to_cards,
+    mask_to_names,
+    parse_card,
+    suit_of,
+)
 from .engine.checks import check_integer, check_player
-from .engine.multi_actions import table_action_name
-from .engine.multi_rules import NUM_CARDS as TABLE_NUM_CARDS
 from .engine.multi_rules import OPTION_NAMES as TABLE_OPTION_NAMES
-from .engine.multi_rules import RANKS_PER_SUIT as TABLE_RANKS_PER_SUIT
-from .engine.multi_rules import SUITS as TABLE_SUITS
-from .engine.multi_rules import TWO_PLAYER_OPTIONS, TableRules, mask_names, parse_card
-from .engine.multi_rules import card_name as table_card_name
+from .engine.multi_rules import TWO_PLAYER_OPTIONS, TableRules
 from .engine.rules import OPTION_NAMES, RuleSet, rules_text
 from .facts import PHASE_NAMES
 from .game import Game
 from .game import State as EngineState
 from .table_game import TABLE_PRESET_NAMES, TableGame, TableState
 from .table_worlds import sample_worlds
-from .view import HISTORY_BLOCKS, NOW_BLOCKS
+from .view import TensorLayout, tensor_layout
 
 GAME_NAME = "python_sixty_six"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
@@ -181,47 +184,75 @@ def table_rule_overrides(params: dict) -> dict:
 
 
 class _Deal:
-    """What every state of one game shares (immutable): the engine game, the dealer and
-    the deal order."""
+    """What every state of one game shares (immutable): the engine game, the dealer, the
+    deal order and, for the multi-player presets, the world sampler (``worlds``; None for
+    two players, whose worlds come from ``PlayerView.sample_worlds``).
 
-    def __init__(self, engine_game: Game, dealer: int) -> None:
+    Chance deals the hands seat by seat from the first leader (the dealer's left: the
+    non-dealer of two players), each hand in ascending card order with the exact
+    probabilities of its smallest card not yet dealt (one chance history per hand); then
+    the face-up card, if the deal pattern turns one, then the talon from its top. A seat's
+    first ``first_batch`` cards (0: none apart), all it holds at the call of the
+    called-card games under ``call_timing = first_batch`` (M2), are dealt as a hand of
+    their own.
+    """
+
+    def __init__(
+        self,
+        engine_game: Game | TableGame,
+        dealer: int,
+        num_players: int,
+        max_length: int,
+        first_batch: int = 0,
+        worlds: TableWorldSampler | None = None,
+    ) -> None:
         rules = engine_game.rule_array[0]
-        hand_size = int(rules["hand_size"])
-        owners = rules["hand_owner"][: 2 * hand_size]
-        positions = rules["hand_positions"][: 2 * hand_size]
-        talon = int(rules["deck_size"]) - 2 * hand_size - 1
-        #: Deck positions in chance order: non-dealer's hand, dealer's hand, trump, talon.
-        self.positions = tuple(
-            [int(p) for p, owner in zip(positions, owners, strict=True) if owner == 0]
-            + [int(p) for p, owner in zip(positions, owners, strict=True) if owner == 1]
-            + [int(rules["trump_position"])]
-            + [int(p) for p in rules["talon_positions"][:talon]]
+        size = int(rules["deck_size"])
+        offsets = [int(offset) for offset in rules["deal_seat"][:size]]
+        face_up = int(rules["face_up_position"])
+        first = (dealer + 1) % num_players
+        groups: list[tuple[int | None, list[int]]] = []
+        for offset in range(num_players):
+            seat = (first + offset) % num_players
+            positions = [p for p in range(size) if offsets[p] == offset]
+            if 0 < first_batch < len(positions):
+                groups += [(seat, positions[:first_batch]), (seat, positions[first_batch:])]
+            else:
+                groups.append((seat, positions))
+        if face_up >= 0:
+            groups.append((None, [face_up]))
+        groups += [(None, [p]) for p in range(size) if offsets[p] < 0 and p != face_up]
+        #: ``(seat or None, deck positions)`` per group, in chance order.
+        self.groups = tuple((seat, tuple(positions)) for seat, positions in groups)
+        #: Deck positions in chance order.
+        self.positions = tuple(p for _, positions in self.groups for p in positions)
+        #: Per chance step: whose hand it deals to (None: face-up or talon), the size of its
+        #: group and the step's place in the group.
+        self.steps = tuple(
+            (seat, len(positions), index)
+            for seat, positions in self.groups
+            for index in range(len(positions))
         )
+        self.face_up_step = self.positions.index(face_up) if face_up >= 0 else None
         self.engine_game = engine_game
         self.dealer = dealer
-        self.hand_size = hand_size
+        self.num_players = num_players
+        self.max_length = max_length
         self.deck_mask = int(rules["deck_mask"])
-
-    def hand_of(self, step: int) -> int | None:
-        """Whose hand chance step ``step`` deals to (None: trump or talon)."""
-        if step < 2 * self.hand_size:
-            non_dealer = 1 - self.dealer
-            return non_dealer if step < self.hand_size else self.dealer
-        return None
+        self.worlds = worlds
 
     def chance_outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
         """``(card, probability)`` of the next chance step after ``dealt``."""
         remaining = self.deck_mask
         for card in dealt:
             remaining &= ~(1 << card)
-        step = len(dealt)
-        if self.hand_of(step) is None:
-            cards = mask_to_cards(remaining)
+        _, size, index = self.steps[len(dealt)]
+        cards = mask_to_cards(remaining)
+        if size == 1:
             return [(card, 1.0 / len(cards)) for card in cards]
-        first_of_hand = step % self.hand_size == 0
-        lowest = -1 if first_of_hand else dealt[-1]
-        candidates = [card for card in mask_to_cards(remaining) if card > lowest]
-        still = self.hand_size - step % self.hand_size  # this card included
+        lowest = dealt[-1] if index else -1
+        candidates = [card for card in cards if card > lowest]
+        still = size - index  # this card included
         hands = math.comb(len(candidates), still)
         outcomes = []
         for rank, card in enumerate(candidates):
@@ -231,17 +262,19 @@ class _Deal:
                 outcomes.append((card, ways / hands))
         return outcomes
 
-    def engine_state(self, dealt: tuple[int, ...]) -> EngineState:
+    def engine_state(self, dealt: tuple[int, ...]) -> EngineState | TableState:
         """The engine's state of a complete deal."""
-        deck = np.empty(len(dealt), dtype=np.int64)
-        deck[list(self.positions)] = dealt
-        return EngineState(self.engine_game, deck, self.dealer)
+        deck = [0] * len(dealt)
+        for position, card in zip(self.positions, dealt, strict=True):
+            deck[position] = card
+        return self.engine_game.new_deal(deck=deck, dealer=self.dealer)
 
-    def chance_order(self, engine: EngineState) -> list[int]:
+    def chance_order(self, engine: EngineState | TableState) -> list[int]:
         """The chance actions that deal ``engine``'s deck (each hand in ascending order)."""
-        cards = [int(engine.deck[p]) for p in self.positions]
-        size = self.hand_size
-        return sorted(cards[:size]) + sorted(cards[size : 2 * size]) + cards[2 * size :]
+        order: list[int] = []
+        for _, positions in self.groups:
+            order += sorted(int(engine.deck[p]) for p in positions)
+        return order
 
 
 class SixtySixGame(pyspiel.Game):
@@ -265,12 +298,11 @@ class SixtySixGame(pyspiel.Game):
             )
         dealer = check_player(params["dealer"], "dealer")
         engine_game = Game(params["preset"], **rule_overrides(params))
-        rules = engine_game.rule_array
-        tricks = int(rules[0]["deck_size"]) // 2
+        tricks = int(engine_game.rule_array[0]["deck_size"]) // 2
         most = float(engine_game.rules.max_game_points)
         info = pyspiel.GameInfo(
-            num_distinct_actions=core.NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARD_INDICES,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CARDS,
             num_players=2,
             min_utility=-most,
             max_utility=most,
@@ -280,7 +312,7 @@ class SixtySixGame(pyspiel.Game):
             max_game_length=3 * tricks + 5,
         )
         super().__init__(TWO_PLAYER_GAME_TYPE, info, given)
-        self.deal = _Deal(engine_game, dealer)
+        self.deal = _Deal(engine_game, dealer, 2, info.max_game_length)
         self.is_table = False
 
     def _init_table(self, params: dict, given: dict) -> None:
@@ -291,8 +323,8 @@ class SixtySixGame(pyspiel.Game):
         most = float(table_max_game_points(rules))
         zero_sum = table_game_type(rules).utility == _ZERO_SUM
         info = pyspiel.GameInfo(
-            num_distinct_actions=mc.NUM_TABLE_ACTIONS,
-            max_chance_outcomes=TABLE_NUM_CARDS,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CARDS,
             num_players=n,
             min_utility=-most,
             max_utility=most,
@@ -300,7 +332,10 @@ class SixtySixGame(pyspiel.Game):
             max_game_length=table_max_game_length(rules),
         )
         super().__init__(table_game_type(rules), info, given)
-        self.deal = _TableDeal(table_game, dealer, info.max_game_length)
+        split = rules.sides == "called_card" and rules.call_timing == "first_batch"
+        batch = int(table_game.rule_array[0]["call_batch"]) if split else 0
+        worlds = TableWorldSampler(table_game, dealer)
+        self.deal = _Deal(table_game, dealer, n, info.max_game_length, batch, worlds)
         self.is_table = True
 
     @property
@@ -324,20 +359,21 @@ class SixtySixGame(pyspiel.Game):
             )
         if self.is_table:
             return TableObserver(obs_type.perfect_recall, self.deal)
-        return SixtySixObserver(obs_type.perfect_recall)
+        return SixtySixObserver(obs_type.perfect_recall, tensor_layout(self.engine_game))
 
 
 class _Play:
     """One deal in progress: the cards dealt so far, then the engine's state.
 
     All of a ``SixtySixState``'s own data, in one object so that OpenSpiel's clone (a
-    ``copy.deepcopy`` of each attribute) costs one engine clone.
+    ``copy.deepcopy`` of each attribute) costs one engine clone. The returns and the text
+    are those of two players; ``_TablePlay`` has the multi-player ones.
     """
 
     def __init__(self, deal: _Deal) -> None:
         self.deal = deal
         self.dealt: tuple[int, ...] = ()
-        self.engine: EngineState | None = None
+        self.engine: EngineState | TableState | None = None
         self.mover = CHANCE  # asked for often by OpenSpiel's algorithms, so kept
 
     def __deepcopy__(self, memo) -> _Play:
@@ -365,15 +401,31 @@ class _Play:
     def dealt_to(self, player: int) -> int:
         """Mask of the cards dealt to ``player`` so far."""
         mask = 0
-        for step, card in enumerate(self.dealt):
-            if self.deal.hand_of(step) == player:
+        for (seat, _, _), card in zip(self.deal.steps, self.dealt, strict=False):
+            if seat == player:
                 mask |= 1 << card
         return mask
 
     def face_up(self) -> int | None:
-        """The face-up trump card, once chance has turned it."""
-        step = 2 * self.deal.hand_size
-        return self.dealt[step] if len(self.dealt) > step else None
+        """The face-up card, once chance has turned it."""
+        step = self.deal.face_up_step
+        return None if step is None or len(self.dealt) <= step else self.dealt[step]
+
+    def returns(self) -> list[float]:
+        """The deal's game points: the winner's, and minus them for the loser."""
+        if self.mover != TERMINAL:
+            return [0.0, 0.0]
+        winner, game_points, _ = self.engine.outcome
+        if winner is None:
+            return [0.0, 0.0]
+        return [float(game_points), -float(game_points)][:: 1 if winner == 0 else -1]
+
+    def __str__(self) -> str:
+        engine = self.engine
+        if engine is None:
+            return "dealing: " + " ".join(card_name(card) for card in self.dealt)
+        moves = ", ".join(f"P{player} {action}" for player, action in engine.history)
+        return f"{engine!r} led={engine.led_card} closed_by={engine.closed_by} history=[{moves}]"
 
 
 class SixtySixState(pyspiel.State):
@@ -381,8 +433,7 @@ class SixtySixState(pyspiel.State):
 
     def __init__(self, game: SixtySixGame) -> None:
         super().__init__(game)
-        deal = game.deal
-        self._play = _TablePlay(deal) if isinstance(deal, _TableDeal) else _Play(deal)
+        self._play = (_TablePlay if game.is_table else _Play)(game.deal)
 
     # ---- the OpenSpiel API --------------------------------------------------------------
     def current_player(self) -> int:
@@ -398,10 +449,6 @@ class SixtySixState(pyspiel.State):
         self._play.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if isinstance(self._play, _TablePlay):
-            if player == CHANCE:
-                return f"deal {table_card_name(action)}"
-            return table_action_name(action)
         if player == CHANCE:
             return f"deal {card_name(action)}"
         return action_name(action)
@@ -410,23 +457,10 @@ class SixtySixState(pyspiel.State):
         return self._play.mover == TERMINAL
 
     def returns(self) -> list[float]:
-        if isinstance(self._play, _TablePlay):
-            return self._play.returns()
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        winner, game_points, _ = self._play.engine.outcome
-        if winner is None:
-            return [0.0, 0.0]
-        return [float(game_points), -float(game_points)][:: 1 if winner == 0 else -1]
+        return self._play.returns()
 
     def __str__(self) -> str:
-        if isinstance(self._play, _TablePlay):
-            return str(self._play)
-        engine = self._play.engine
-        if engine is None:
-            return "dealing: " + " ".join(card_name(card) for card in self._play.dealt)
-        moves = ", ".join(f"P{player} {action}" for player, action in engine.history)
-        return f"{engine!r} led={engine.led_card} closed_by={engine.closed_by} history=[{moves}]"
+        return str(self._play)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> SixtySixState:
         """A state ``player_id`` cannot tell from this one, drawn uniformly (``worlds``).
@@ -449,7 +483,7 @@ class SixtySixState(pyspiel.State):
         play = self._play
         if play.engine is None:
             raise ValueError("resampling needs a complete deal; this state is still dealing")
-        if isinstance(play, _TablePlay):
+        if play.deal.worlds is not None:
             world = play.deal.worlds.sample(play.engine, player, rng)
         else:
             world = play.engine.view(player).sample_worlds(1, rng)[0]
@@ -498,11 +532,13 @@ def make_resampler(seed: int):
 
 
 class SixtySixObserver:
-    """OpenSpiel's Python observer interface over the engine's ``PlayerView``."""
+    """OpenSpiel's Python observer interface over the engine's ``PlayerView``: its tensor's
+    blocks are those of the game's pack (``view.tensor_layout``)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, layout: TensorLayout) -> None:
         self.perfect_recall = perfect_recall
-        blocks = NOW_BLOCKS + (HISTORY_BLOCKS if perfect_recall else ()) + (("deal_progress", 1),)
+        blocks = layout.now_blocks + (layout.history_blocks if perfect_recall else ())
+        blocks += (("deal_progress", 1),)
         self.tensor = np.zeros(sum(size for _, size in blocks), np.float32)
         self.dict = {}
         start = 0
@@ -510,6 +546,7 @@ class SixtySixObserver:
             self.dict[name] = self.tensor[start : start + size]
             start += size
         self._view_size = start - 1
+        self._entry = layout.entry  # a card's entry in a card block
         self._strings: dict[tuple, str] = {}
 
     def set_from(self, state: SixtySixState, player: int) -> None:
@@ -524,12 +561,12 @@ class SixtySixObserver:
         blocks = ("hand", "initial_hand") if self.perfect_recall else ("hand",)
         for block in blocks:
             for card in mask_to_cards(hand):
-                self.dict[block][card] = 1.0
+                self.dict[block][self._entry[card]] = 1.0
         if face_up is not None:
-            self.dict["face_up"][face_up] = 1.0
+            self.dict["face_up"][self._entry[face_up]] = 1.0
             self.dict["trump"][suit_of(face_up)] = 1.0
             if self.perfect_recall:
-                self.dict["initial_face_up"][face_up] = 1.0
+                self.dict["initial_face_up"][self._entry[face_up]] = 1.0
         self.dict["dealer"][0] = play.deal.dealer == player
         self.dict["deal_progress"][0] = len(play.dealt) / len(play.deal.positions)
 
@@ -693,120 +730,9 @@ def table_returns(state: TableState) -> list[float]:
     return [float(points) if winners >> seat & 1 else -float(points) for seat in range(n)]
 
 
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending."""
-    out = []
-    mask = int(mask)
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class _TableDeal:
-    """What every state of one multi-player game shares: the engine game, the dealer, the
-    deal order and the world sampler.
-
-    Chance deals the hands seat by seat from the first leader (the dealer's left), each
-    hand in ascending card order with the exact probabilities of its smallest card not yet
-    dealt (one chance history per hand, as for two players); then the face-up card, if the
-    deal pattern turns one, then the talon from its top. Under ``call_timing =
-    first_batch`` each seat's first batch (all it holds at the call, M2) is dealt as a
-    hand of its own.
-    """
-
-    def __init__(self, table_game: TableGame, dealer: int, max_length: int) -> None:
-        rules = table_game.rule_array[0]
-        n = table_game.num_players
-        size = int(rules["deck_size"])
-        offsets = [int(offset) for offset in rules["deal_seat"][:size]]
-        face_up = int(rules["face_up_position"])
-        first = (dealer + 1) % n
-        groups: list[tuple[int | None, list[int]]] = []
-        batch = int(rules["call_batch"])
-        rule_set = table_game.rules
-        split = rule_set.sides == "called_card" and rule_set.call_timing == "first_batch"
-        for offset in range(n):
-            seat = (first + offset) % n
-            positions = [p for p in range(size) if offsets[p] == offset]
-            if split and 0 < batch < len(positions):
-                groups += [(seat, positions[:batch]), (seat, positions[batch:])]
-            else:
-                groups.append((seat, positions))
-        if face_up >= 0:
-            groups.append((None, [face_up]))
-        groups += [(None, [p]) for p in range(size) if offsets[p] < 0 and p != face_up]
-        #: ``(seat or None, deck positions)`` per group, in chance order.
-        self.groups = tuple((seat, tuple(positions)) for seat, positions in groups)
-        #: Deck positions in chance order.
-        self.positions = tuple(p for _, positions in self.groups for p in positions)
-        #: Per chance step: whose hand it deals to (None: face-up or talon), the size of its
-        #: group and the step's place in the group.
-        self.steps = tuple(
-            (seat, len(positions), index)
-            for seat, positions in self.groups
-            for index in range(len(positions))
-        )
-        self.face_up_step = self.positions.index(face_up) if face_up >= 0 else None
-        self.engine_game = table_game
-        self.dealer = dealer
-        self.num_players = n
-        self.max_length = max_length
-        self.deck_mask = int(rules["deck_mask"])
-        self.worlds = TableWorldSampler(table_game, dealer)
-
-    def chance_outcomes(self, dealt: tuple[int, ...]) -> list[tuple[int, float]]:
-        """``(card, probability)`` of the next chance step after ``dealt``."""
-        remaining = self.deck_mask
-        for card in dealt:
-            remaining &= ~(1 << card)
-        _, size, index = self.steps[len(dealt)]
-        cards = _bits(remaining)
-        if size == 1:
-            return [(card, 1.0 / len(cards)) for card in cards]
-        lowest = dealt[-1] if index else -1
-        candidates = [card for card in cards if card > lowest]
-        still = size - index  # this card included
-        hands = math.comb(len(candidates), still)
-        outcomes = []
-        for rank, card in enumerate(candidates):
-            ways = math.comb(len(candidates) - rank - 1, still - 1)
-            if ways:
-                outcomes.append((card, ways / hands))
-        return outcomes
-
-    def engine_state(self, dealt: tuple[int, ...]) -> TableState:
-        """The engine's state of a complete deal."""
-        deck = [0] * len(dealt)
-        for position, card in zip(self.positions, dealt, strict=True):
-            deck[position] = card
-        return self.engine_game.new_deal(deck=deck, dealer=self.dealer)
-
-    def chance_order(self, engine: TableState) -> list[int]:
-        """The chance actions that deal ``engine``'s deck (each hand in ascending order)."""
-        order: list[int] = []
-        for _, positions in self.groups:
-            order += sorted(int(engine.deck[p]) for p in positions)
-        return order
-
-
 class _TablePlay(_Play):
-    """One multi-player deal in progress: the cards dealt so far, then the engine's state
-    (``_Play`` for three and four seats; the dealing and the moves are the same)."""
-
-    def dealt_to(self, player: int) -> int:
-        """Mask of the cards dealt to ``player`` so far."""
-        mask = 0
-        for (seat, _, _), card in zip(self.deal.steps, self.dealt, strict=False):
-            if seat == player:
-                mask |= 1 << card
-        return mask
-
-    def face_up(self) -> int | None:
-        """The face-up card, once chance has turned it."""
-        step = self.deal.face_up_step
-        return None if step is None or len(self.dealt) <= step else self.dealt[step]
+    """One multi-player deal in progress (``_Play`` with the multi-player returns and text;
+    the dealing and the moves are the same)."""
 
     def returns(self) -> list[float]:
         if self.engine is None:
@@ -816,7 +742,7 @@ class _TablePlay(_Play):
     def __str__(self) -> str:
         engine = self.engine
         if engine is None:
-            return "dealing: " + " ".join(table_card_name(card) for card in self.dealt)
+            return "dealing: " + " ".join(card_name(card) for card in self.dealt)
         moves = ", ".join(f"P{seat} {action}" for seat, action in engine.history)
         return (
             f"{engine!r} dealer={engine.dealer} trick={engine.trick} "
@@ -829,16 +755,16 @@ _SEATS = 4  # the view's tensor always has room for four seats
 #: The blocks of ``TableView.tensor()`` in order (its docstring), with their shapes.
 TABLE_VIEW_BLOCKS = (
     ("seat", (_SEATS,)),
-    ("hand", (TABLE_NUM_CARDS,)),
-    ("won", (_SEATS, TABLE_NUM_CARDS)),
-    ("trick", (_SEATS, TABLE_NUM_CARDS)),
-    ("trump", (len(TABLE_SUITS) + 1,)),  # the last one: no trump (yet)
-    ("face_up", (TABLE_NUM_CARDS,)),
-    ("called", (TABLE_NUM_CARDS,)),
+    ("hand", (NUM_CARDS,)),
+    ("won", (_SEATS, NUM_CARDS)),
+    ("trick", (_SEATS, NUM_CARDS)),
+    ("trump", (len(SUITS) + 1,)),  # the last one: no trump (yet)
+    ("face_up", (NUM_CARDS,)),
+    ("called", (NUM_CARDS,)),
     ("talon_size", (1,)),
     ("tricks", (_SEATS,)),
     ("trick_points", (_SEATS,)),
-    ("marriages", (_SEATS, len(TABLE_SUITS))),
+    ("marriages", (_SEATS, len(SUITS))),
     ("phase", (len(mc.TABLE_PHASE_NAMES),)),
 )
 #: What the observers add to the view's facts (one-hot by seat; zeros for nobody).
@@ -850,15 +776,15 @@ TABLE_EXTRA_BLOCKS = (
 )
 #: One action of the deal in the information-state tensor: the acting seat, the action id
 #: and the cards that reached the observing seat's hand with it (draws, the exchange).
-TABLE_PLY_SIZE = _SEATS + mc.NUM_TABLE_ACTIONS + TABLE_NUM_CARDS
+TABLE_PLY_SIZE = _SEATS + NUM_ACTIONS + NUM_CARDS
 
 
 def table_recall_blocks(max_length: int) -> tuple:
     """The perfect-recall blocks: the hand and face-up card of the deal, then one
     ``TABLE_PLY_SIZE`` slot per action of the deal (``max_length`` of them)."""
     return (
-        ("initial_hand", (TABLE_NUM_CARDS,)),
-        ("initial_face_up", (TABLE_NUM_CARDS,)),
+        ("initial_hand", (NUM_CARDS,)),
+        ("initial_face_up", (NUM_CARDS,)),
         ("plies", (max_length, TABLE_PLY_SIZE)),
     )
 
@@ -878,7 +804,7 @@ class TableObserver:
     deal a seat knows the cards dealt to it so far and the face-up card once it is turned.
     """
 
-    def __init__(self, perfect_recall: bool, deal: _TableDeal) -> None:
+    def __init__(self, perfect_recall: bool, deal: _Deal) -> None:
         self.perfect_recall = perfect_recall
         blocks = TABLE_VIEW_BLOCKS + TABLE_EXTRA_BLOCKS
         if perfect_recall:
@@ -928,7 +854,7 @@ class TableObserver:
             ):
                 plies[ply, seat] = 1.0
                 plies[ply, _SEATS + action] = 1.0
-                _put_mask(plies[ply, _SEATS + mc.NUM_TABLE_ACTIONS :], hand & ~before)
+                _put_mask(plies[ply, _SEATS + NUM_ACTIONS :], hand & ~before)
                 before = hand
         pieces["deal_progress"][0] = 1.0
 
@@ -938,7 +864,7 @@ class TableObserver:
         hand = play.dealt_to(player)
         face_up = play.face_up()
         _put_mask(pieces["hand"], hand)
-        trump = len(TABLE_SUITS) if face_up is None else face_up // TABLE_RANKS_PER_SUIT
+        trump = len(SUITS) if face_up is None else face_up // RANKS_PER_SUIT
         pieces["trump"][trump] = 1.0
         if face_up is not None:
             pieces["face_up"][face_up] = 1.0
@@ -980,8 +906,8 @@ def _table_dealing_text(play: _TablePlay, player: int) -> str:
             f"rules {game!r}",
             f"seat {player} of {deal.num_players}, dealer {deal.dealer}",
             f"dealing {len(play.dealt)}/{len(deal.positions)}: "
-            f"my cards {_names(mask_names(play.dealt_to(player)))} "
-            f"face-up {'-' if face_up is None else table_card_name(face_up)}",
+            f"my cards {_names(mask_to_names(play.dealt_to(player)))} "
+            f"face-up {'-' if face_up is None else card_name(face_up)}",
         ]
     )
 

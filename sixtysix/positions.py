@@ -1,5 +1,5 @@
-"""Positions without a history: the core record of a leader's decision, built from a
-description of it (``Game.position``) and checked for consistency.
+"""Positions without a history: the two-player table record (``multi_core``) of a leader's
+decision, built from a description of it (``Game.position``) and checked for consistency.
 
 A position is described from the leader's side: his hand, the cards gone in
 tricks, the opponent's known cards, the face-up card and the talon size, the
@@ -12,11 +12,15 @@ gives them (``opponent_hand``, ``talon``), or the first world in the order of
 ``worlds.ranked_hidden`` completes the position (the opponent's hidden cards
 the lowest unseen cards, the talon the rest in ascending order).
 
-The record equals the one that play reaches, field for field, except where the
-fields cannot be known without a history and the rules never read them: the
-drawn cards before the talon's top and the slots after its end (-1 here), and,
-at a pre-draw decision, ``turn_acted`` (0 here; play leaves the previous
-leader's turn there, which nothing reads before the close or draw resets it), and the
+The record starts as ``multi_core.deal`` of the stand-in deck returned with it, so the
+fields the two-player game never changes (``team``, ``playing``, the call and auction
+fields...) are those of every deal; the described ones are then written over it. It
+equals the one that play reaches, field for field, except where the fields cannot be
+known without a history and the rules never read them: the drawn cards before the
+talon's top and the slots after its end (-1 here); at a pre-draw decision,
+``turn_acted`` (0 here; play leaves the previous leader's turn there, which nothing
+reads before the close or draw resets it); after a close, the closer's own entries of
+``snap_tricks`` and ``snap_total`` (0 here: only the non-closer's are read); and the
 cards outside the deck that play's follow-suit inference leaves in ``excluded`` (whole
 suits: every reader intersects it with the unseen cards).
 """
@@ -28,9 +32,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import core
+from .engine import multi_core as mc
 from .engine.cards import (
     KING,
+    NUM_CARDS,
     QUEEN,
     SUITS,
     card_index,
@@ -39,6 +44,8 @@ from .engine.cards import (
     mask_to_cards,
     parse_card,
     parse_suit,
+    suit_cards,
+    suit_of,
 )
 from .engine.checks import check_integer, check_player
 
@@ -56,8 +63,8 @@ def _mask(items: Sequence[Card], what: str, deck_mask: int) -> int:
         if isinstance(card, bool) or not isinstance(card, int | np.integer):
             raise ValueError(f"invalid card {item!r} in {what}: give card strings like 'QH'")
         card = int(card)
-        if not 0 <= card < 24 or not deck_mask >> card & 1:
-            name = card_name(card) if 0 <= card < 24 else repr(item)
+        if not 0 <= card < NUM_CARDS or not deck_mask >> card & 1:
+            name = card_name(card) if 0 <= card < NUM_CARDS else repr(item)
             raise ValueError(
                 f"card {name} in {what} is not in this game's deck ({mask_text(deck_mask)})"
             )
@@ -166,29 +173,32 @@ def position_record(
     leader_won = _leader_won(rules, cards, points, tricks, card)
     _check_no_claim(game, points)
 
-    array = np.zeros(1, dtype=core.STATE_DTYPE)
+    hands = [0, 0]
+    hands[leader], hands[1 - leader] = cards.own, theirs
+    deck = _stand_in_deck(game, hands, talon_cards, cards.face_up, dealer)
+    array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
+    mc.deal_array(array, game.rule_array, deck, dealer)
     record = array[0]
     for side, player in enumerate((leader, 1 - leader)):
         record["points"][player] = record_points[side]
         record["marriage"][player] = record_marriage[side]
         record["tricks"][player] = tricks[side]
-        record["married_suits"][player] = married[side]
-    record["hand"][leader], record["hand"][1 - leader] = cards.own, theirs
+    record["married_cards"] = _married_cards(married)
+    record["hand"][:] = hands
+    record["in_hands"] = cards.own.bit_count() + theirs.bit_count()
     record["won"][leader], record["won"][1 - leader] = leader_won, cards.gone & ~leader_won
     shown = _leader_shown(cards.own, married[0], leader_known, deck_mask)
     record["shown"][leader], record["shown"][1 - leader] = shown, cards.known
     _fill_excluded(record, excluded, leader, deck_mask)
     _fill_talon(game, record, talon_size, talon_cards, cards.face_up)
     record["trump"] = trump_suit
-    record["phase"] = core.PRE_DRAW if before_draw else core.LEAD
+    record["phase"] = mc.PRE_DRAW if before_draw else mc.LEAD
     record["to_move"] = record["leader"] = leader
-    record["led"] = -1
     _fill_close(rules, record, closed_by, close_snapshot, talon_size)
     record["tricks_done"] = sum(tricks)
-    record["last_winner"] = leader if sum(tricks) else -1
-    record["winner"] = record["reason"] = -1
-    record["dealer"] = dealer
-    return array, _stand_in_deck(game, record, dealer), dealer
+    # The last trick's winner; play leaves him in ``winning_seat`` too until the next lead.
+    record["last_winner"] = record["winning_seat"] = leader if sum(tricks) else -1
+    return array, deck, dealer
 
 
 def _checked_talon_size(game, talon_size) -> int:
@@ -227,7 +237,7 @@ def _cards(
     bottom = 0
     if face_up is not None:
         bottom = _mask([face_up], "face_up", deck_mask)
-        if (bottom.bit_length() - 1) // 6 != trump_suit:
+        if suit_of(bottom.bit_length() - 1) != trump_suit:
             raise ValueError(f"face_up {face_up!r} is not a trump: the trump suit is {trump!r}")
     if (face_up is None) != (talon_size == 0):
         raise ValueError(
@@ -351,6 +361,12 @@ def _marriages(game, marriages, trump_suit, cards: _Cards) -> tuple[list[int], l
     return married, values
 
 
+def _married_cards(married) -> int:
+    """The cards of every suit whose marriage either side declared (``married_cards``)."""
+    suits = married[0] | married[1]
+    return sum(int(suit_cards(suit)) for suit in range(len(SUITS)) if suits >> suit & 1)
+
+
 def _check_turn(rules, tricks, leader, dealer, talon_size, open_talon, before_draw) -> None:
     """The leader may lead: he took the last trick (or leads the first), and a pre-draw
     decision is one the rules allow."""
@@ -443,7 +459,7 @@ def _leader_won(rules, cards: _Cards, points, tricks, card) -> int:
 
 def _check_no_claim(game, points) -> None:
     """Under automatic claims a player at the target has ended the deal."""
-    if game.rule_array[0]["claim_mode"] != core.CLAIM_AUTOMATIC:
+    if game.rules.claim_mode != "automatic":
         return
     target = game.rules.target
     for side, who in enumerate(("leader", "opponent")):
@@ -483,7 +499,6 @@ def _fill_talon(game, record, talon_size: int, talon_cards, face_up: int) -> Non
 
 def _fill_close(rules, record, closed_by, close_snapshot, talon_size: int) -> None:
     """Who closed the talon (-1: nobody) and the non-closer's tricks and total then."""
-    record["closed_by"] = -1
     if closed_by is None:
         if close_snapshot is not None:
             raise ValueError("close_snapshot is only for a closed talon (closed_by)")
@@ -500,8 +515,8 @@ def _fill_close(rules, record, closed_by, close_snapshot, talon_size: int) -> No
         )
     snap = _pair(close_snapshot, "close_snapshot")
     record["closed_by"] = closer
-    record["snap_tricks"] = check_integer(snap[0], "close_snapshot tricks", 0)
-    record["snap_total"] = check_integer(snap[1], "close_snapshot total", 0)
+    record["snap_tricks"][1 - closer] = check_integer(snap[0], "close_snapshot tricks", 0)
+    record["snap_total"][1 - closer] = check_integer(snap[1], "close_snapshot total", 0)
 
 
 def _disjoint(sets: dict[str, int]) -> None:
@@ -528,27 +543,30 @@ def _leader_shown(own: int, married: int, leader_known, deck_mask: int) -> int:
     return own & pairs
 
 
-def _stand_in_deck(game, record, dealer: int) -> np.ndarray:
-    """A deck for a position without a history: it deals each player his current hand (padded
-    with other cards when the hands have shrunk), puts the talon where a deal puts it and
-    the talon's last card face up; the remaining cards fill the remaining places."""
+def _stand_in_deck(game, hands, talon_cards, face_up: int, dealer: int) -> np.ndarray:
+    """A deck for a position without a history: it deals each player his hand ``hands``
+    (padded with other cards when the hands have shrunk), puts the remaining talon cards
+    (``talon_cards``, top first) where a deal puts the talon's last ones and the face-up
+    card face up; the remaining cards fill the remaining places."""
     rules = game.rule_array[0]
     size = int(rules["deck_size"])
+    order = [int(p) for p in rules["deal_order"][:size]]  # the hands', then the talon's
+    seat_of = [int(offset) for offset in rules["deal_seat"][:size]]
+    face_up_position = int(rules["face_up_position"])
     deck = [-1] * size
-    owner_of = (int(dealer == 0), int(dealer == 1))  # hand_owner 0 is the non-dealer
     for player in (0, 1):
-        cards = iter(mask_to_cards(int(record["hand"][player])))
-        for k in range(2 * int(rules["hand_size"])):
-            if int(rules["hand_owner"][k]) == owner_of[player]:
+        cards = iter(mask_to_cards(hands[player]))
+        offset = 0 if player != dealer else 1  # the non-dealer is dealt first
+        for position in order:
+            if seat_of[position] == offset:
                 card = next(cards, None)
                 if card is not None:
-                    deck[int(rules["hand_positions"][k])] = card
-    top, end = int(record["talon_top"]), int(record["talon_end"])
-    positions = [int(p) for p in rules["talon_positions"][: end - 1]]
-    if end > top:
-        for position, card in zip(positions[top:], record["talon"][top : end - 1], strict=True):
-            deck[position] = int(card)
-        deck[int(rules["trump_position"])] = int(record["talon"][end - 1])
+                    deck[position] = card
+    if face_up:
+        talon = [p for p in order if seat_of[p] < 0 and p != face_up_position]
+        for position, card in zip(talon[len(talon) - len(talon_cards) :], talon_cards, strict=True):
+            deck[position] = card
+        deck[face_up_position] = face_up.bit_length() - 1
     placed = {c for c in deck if c >= 0}
     rest = iter(c for c in game.deck_cards if c not in placed)
     return np.array([c if c >= 0 else next(rest) for c in deck], dtype=np.int64)

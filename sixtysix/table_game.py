@@ -13,19 +13,16 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .engine import multi_core as mc
+from .engine.actions import action_name, masks_to_actions, parse_action
+from .engine.cards import SUITS, card_name, mask_to_names, parse_card
 from .engine.checks import IllegalActionError, check_integer, check_seed, is_integer
-from .engine.multi_actions import masks_to_actions, parse_table_action, table_action_name
 from .engine.multi_rules import (
-    SUITS,
     TABLE_MINI_PRESETS,
     TABLE_PRESETS,
     TableRules,
-    card_name,
     compile_table_rules,
     deal_seats,
     make_table_rules,
-    mask_names,
-    parse_card,
 )
 from .table_view import TableView
 
@@ -146,14 +143,14 @@ class TableState:
 
     def legal_actions(self) -> list[str]:
         """Legal actions as sorted canonical strings (empty when the deal is over)."""
-        return sorted(table_action_name(action) for action in self.legal_action_ids())
+        return sorted(action_name(action) for action in self.legal_action_ids())
 
     def apply(self, action) -> TableState:
         """Apply an action string (or id); an illegal one raises ``IllegalActionError`` and
         changes nothing."""
         if isinstance(action, str):
             try:
-                action_id = parse_table_action(action)
+                action_id = parse_action(action)
             except ValueError as error:
                 raise IllegalActionError(f"{error}; legal actions: {self._legal_text()}") from None
         elif is_integer(action):
@@ -200,7 +197,7 @@ class TableState:
         """An independent copy."""
         copy = object.__new__(TableState)
         copy.game, copy.deck, copy.dealer = self.game, self.deck, self.dealer
-        copy.array = self.array.copy()
+        copy.array = mc.copy_record(self.array)
         copy.history_ids = list(self.history_ids)
         copy.hand_log = list(self.hand_log)
         copy.receipts = list(self.receipts)
@@ -235,13 +232,13 @@ class TableState:
     @property
     def history(self) -> list[tuple[int, str]]:
         """``[(seat, action string), ...]``."""
-        return [(seat, table_action_name(action)) for seat, action in self.history_ids]
+        return [(seat, action_name(action)) for seat, action in self.history_ids]
 
     @property
     def hands(self) -> tuple[list[str], ...]:
         """Every seat's hand as sorted card strings (the full truth; a sitting-out seat's
         cards stay in his hand)."""
-        return tuple(mask_names(int(self._record["hand"][s])) for s in range(self.num_players))
+        return tuple(mask_to_names(int(self._record["hand"][s])) for s in range(self.num_players))
 
     @property
     def talon(self) -> list[str]:
@@ -269,7 +266,7 @@ class TableState:
     @property
     def won_cards(self) -> tuple[list[str], ...]:
         """The cards each seat has taken in tricks, sorted."""
-        return tuple(mask_names(int(self._record["won"][s])) for s in range(self.num_players))
+        return tuple(mask_to_names(int(self._record["won"][s])) for s in range(self.num_players))
 
     @property
     def trick(self) -> list[tuple[int, str]]:

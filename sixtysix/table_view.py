@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import multi_core as mc
-from .engine.multi_actions import table_action_name
-from .engine.multi_rules import NUM_CARDS, SUITS, mask_names, parse_card
+from .engine.actions import action_name
+from .engine.cards import NUM_CARDS, SUITS, mask_to_names, parse_card
 
 
 class TableView:
@@ -39,7 +39,7 @@ class TableView:
         else:
             self.hand_mask = int(record["hand"][seat])
             self.hand_at_deal = state.hand_log[0][seat]
-        self.hand = mask_names(self.hand_mask)
+        self.hand = mask_to_names(self.hand_mask)
         self.hand_history = tuple(hands[seat] for hands in state.hand_log[1:])
         self.face_up_at_deal = state.face_up_at_deal
         self.receipts = tuple(state.receipts)
@@ -86,7 +86,7 @@ class TableView:
     @property
     def public_history(self) -> list[tuple[int, str]]:
         """``[(seat, action string), ...]``: every action of the deal."""
-        return [(seat, table_action_name(action)) for seat, action in self.history]
+        return [(seat, action_name(action)) for seat, action in self.history]
 
     @property
     def declared_marriages(self) -> tuple[list[str], ...]:

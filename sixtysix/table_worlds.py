@@ -34,8 +34,8 @@ import random
 from dataclasses import dataclass
 
 from .engine import multi_core as mc
+from .engine.cards import card_name, parse_card
 from .engine.checks import check_integer, check_seed
-from .engine.multi_rules import card_name, parse_card
 from .table_view import TableView, call_positions
 
 ENUMERATION_LIMIT = 2_000_000  # candidates walked by enumerate_worlds

@@ -9,47 +9,51 @@ What a player knows:
 * the rules, the dealer, his dealt hand and the face-up card of the deal;
 * every action (all actions are public) and his own hand after each one, so
   also every card he drew;
-* the opponent's known cards (``known_opponent``, core's ``shown`` mask): the
+* the opponent's known cards (``known_opponent``, the record's ``shown`` mask): the
   partner of a declared marriage, and the face-up card taken by an exchange,
   an exchange on close or the last draw (the exchange on close is offered
   whether or not he holds the exchange card, docs/rules.md R-A7, so only an
   exchange tells);
-* cards the opponent cannot hold (``excluded_opponent``, core's ``excluded``
-  mask): the strict-phase inference of docs/rules.md 6.2;
+* cards the opponent cannot hold (``excluded_opponent``, the record's
+  ``excluded`` mask): the strict-phase inference of docs/rules.md 6.2;
 * the talon's last card while the talon is non-empty (it lay face up, or it is
   the exchange card), and the size of everything.
 
 The remaining cards, ``unknown``, are split between the opponent's hand
 (``hidden_opponent`` of them) and the talon (``hidden_talon``).
 
-``worlds.hide_from`` (numba) blanks a copy of a core record for one player and
-returns his unknown cards: the view is built on it, and agents that stay inside
-numba use it directly, with ``worlds.sample_world_record``.
+``worlds.hide_from`` (numba) blanks a copy of the deal record for one player
+and returns his unknown cards: the view is built on it, and agents that stay
+inside numba use it directly, with ``worlds.sample_world_record``.
 
 ``key()`` is a readable string, equal for two states exactly when the player
-cannot tell them apart; ``tensor()`` encodes the same facts as a float32
-vector of ``TENSOR_SIZE`` numbers for every preset. "Me" is the view's player.
-Masks are 24 numbers indexed by card (``suit * 6 + rank``, ``cards``); a
-player pair is (me, opponent). The vector is egocentric: the player's number
-is not in it (the rules are symmetric; ``dealer`` gives the seat).
+cannot tell them apart (cards and actions by name, so it does not depend on
+the card encoding); ``tensor()`` encodes the same facts as a float32 vector
+whose layout depends only on the game's pack (``tensor_layout(game)``). "Me"
+is the view's player. A card block has ``P`` numbers, one per card of the
+game's pack in card order (suit by suit, rank ascending): 24 for the 24-card
+pack, 20 for the 20-card pack, fewer for the minis, so a tensor has
+``47 P + 187`` numbers (1315 for 24 cards, 1127 for 20). A player pair is
+(me, opponent). The vector is egocentric: the player's number is not in it
+(the rules are symmetric; ``dealer`` gives the seat).
 
 Now block (the current state):
 
 | block | size | meaning |
 |---|---|---|
-| hand | 24 | my hand |
-| known_opponent | 24 | cards the opponent is known to hold |
-| excluded_opponent | 24 | unknown cards the opponent cannot hold |
-| unknown | 24 | cards whose place I do not know |
-| won_me | 24 | cards I have won in tricks |
-| won_opponent | 24 | cards the opponent has won |
-| led | 24 | card led to the current trick |
-| face_up | 24 | face-up card under the open talon |
-| talon_bottom | 24 | last talon card (face up, or turned down by a close) |
+| hand | P | my hand |
+| known_opponent | P | cards the opponent is known to hold |
+| excluded_opponent | P | unknown cards the opponent cannot hold |
+| unknown | P | cards whose place I do not know |
+| won_me | P | cards I have won in tricks |
+| won_opponent | P | cards the opponent has won |
+| led | P | card led to the current trick |
+| face_up | P | face-up card under the open talon |
+| talon_bottom | P | last talon card (face up, or turned down by a close) |
 | trump | 4 | trump suit, one-hot |
 | talon_size | 1 | cards in the talon / 16 |
 | closed | 2 | the talon was closed by me, by the opponent |
-| phase | 6 | decision point, one-hot over core's phases (lead ... over) |
+| phase | 6 | decision point, one-hot (lead ... over) |
 | my_turn | 1 | I am to move |
 | i_lead | 1 | I lead the current trick |
 | totals | 2 | card-point totals (me, opponent) / target (66) |
@@ -59,20 +63,22 @@ Now block (the current state):
 | dealer | 1 | I am the dealer |
 | outcome | 13 | over: I won, the opponent won, game points / 6, reason one-hot (10) |
 
+The phase and the reason one-hots follow ``TENSOR_PHASES`` and ``TENSOR_REASONS``.
+
 History block (perfect recall):
 
 | block | size | meaning |
 |---|---|---|
-| initial_hand | 24 | my dealt hand |
-| initial_face_up | 24 | the face-up card of the deal |
-| tricks | 1008 | 12 trick slots of 84 numbers, in play order |
+| initial_hand | P | my dealt hand |
+| initial_face_up | P | the face-up card of the deal |
+| tricks | 12 × (3P + 12) | 12 trick slots, in play order |
 
-Trick slot (84 numbers; the events of one trick, in play order):
+Trick slot (3P + 12 numbers; the events of one trick, in play order):
 
 | block | size | meaning |
 |---|---|---|
-| led_card | 24 | card led |
-| followed_card | 24 | card played to it |
+| led_card | P | card led |
+| followed_card | P | card played to it |
 | i_led | 1 | I led this trick |
 | marriage | 1 | a marriage was declared with the lead (or a marry-claim made) |
 | exchange | 2 | trump exchange in this trick by me, by the opponent |
@@ -80,26 +86,21 @@ Trick slot (84 numbers; the events of one trick, in play order):
 | exchange_on_close | 2 | exchange on close before the lead, by me, by the opponent |
 | pass_on_close | 2 | exchange on close declined, by me, by the opponent |
 | close_before_draw | 2 | close after this trick, before drawing, by me, by the opponent |
-| drew | 24 | card I drew after this trick |
+| drew | P | card I drew after this trick |
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .engine import core
-from .engine.actions import action_name, mask_to_actions
-from .engine.cards import (
-    NUM_CARD_INDICES,
-    NUM_SUITS,
-    card_name,
-    mask_text,
-    mask_to_cards,
-    mask_to_names,
-)
+from .engine import multi_core as mc
+from .engine.actions import action_name, masks_to_actions
+from .engine.cards import NUM_CARDS, NUM_SUITS, card_name, mask_text, mask_to_cards, mask_to_names
 from .engine.checks import check_integer, check_player, check_seed
 from .engine.rules import rules_text
 from .engine.worlds import WorldSpec, hide_from, sample_hidden, sample_records
@@ -108,55 +109,26 @@ from .history import Step, read_history
 from .world_states import DeckPlan
 
 if TYPE_CHECKING:
-    from .game import State
+    from .game import Game, State
 
 MAX_TRICKS = 12
 TALON_SCALE = 16
 GAME_POINT_SCALE = 6
-
-#: (name, size) of the now block, the history head and one trick slot, as documented above.
-NOW_BLOCKS = (
-    ("hand", NUM_CARD_INDICES),
-    ("known_opponent", NUM_CARD_INDICES),
-    ("excluded_opponent", NUM_CARD_INDICES),
-    ("unknown", NUM_CARD_INDICES),
-    ("won_me", NUM_CARD_INDICES),
-    ("won_opponent", NUM_CARD_INDICES),
-    ("led", NUM_CARD_INDICES),
-    ("face_up", NUM_CARD_INDICES),
-    ("talon_bottom", NUM_CARD_INDICES),
-    ("trump", 4),
-    ("talon_size", 1),
-    ("closed", 2),
-    ("phase", 6),
-    ("my_turn", 1),
-    ("i_lead", 1),
-    ("totals", 2),
-    ("pending", 2),
-    ("tricks_won", 2),
-    ("marriages", 8),
-    ("dealer", 1),
-    ("outcome", 3 + len(core.REASONS)),
+#: The phase block's order: the two-player decision points (names of ``PHASE_NAMES``).
+TENSOR_PHASES = ("lead", "follow", "pre-draw", "close-exchange", "final-claim", "over")
+#: The outcome block's reasons: the two-player ones (names of ``multi_core.TABLE_REASONS``).
+TENSOR_REASONS = (
+    "claim",
+    "closer_claim",
+    "opponent_claim_after_close",
+    "false_claim",
+    "closer_false_claim",
+    "failed_close",
+    "higher_total",
+    "draw",
+    "last_trick",
+    "no_score",
 )
-SLOT_BLOCKS = (
-    ("led_card", NUM_CARD_INDICES),
-    ("followed_card", NUM_CARD_INDICES),
-    ("i_led", 1),
-    ("marriage", 1),
-    ("exchange", 2),
-    ("close_before_lead", 2),
-    ("exchange_on_close", 2),
-    ("pass_on_close", 2),
-    ("close_before_draw", 2),
-    ("drew", NUM_CARD_INDICES),
-)
-SLOT_SIZE = sum(size for _, size in SLOT_BLOCKS)
-HISTORY_BLOCKS = (
-    ("initial_hand", NUM_CARD_INDICES),
-    ("initial_face_up", NUM_CARD_INDICES),
-    ("tricks", MAX_TRICKS * SLOT_SIZE),
-)
-TENSOR_SIZE = sum(size for _, size in NOW_BLOCKS + HISTORY_BLOCKS)
 
 
 def _offsets(blocks: tuple, start: int = 0) -> dict[str, int]:
@@ -167,11 +139,90 @@ def _offsets(blocks: tuple, start: int = 0) -> dict[str, int]:
     return offsets
 
 
-_CARD_BITS = np.arange(NUM_CARD_INDICES)  # shifts that spread a card mask over 24 numbers
-# where each block starts: in the tensor (now and history) and in a trick's slot
-NOW_OFFSETS = _offsets(NOW_BLOCKS)
-HISTORY_OFFSETS = _offsets(HISTORY_BLOCKS, sum(size for _, size in NOW_BLOCKS))
-SLOT_OFFSETS = _offsets(SLOT_BLOCKS)
+@dataclass(frozen=True, eq=False)
+class TensorLayout:
+    """The tensor's blocks for one pack, as documented above: ``(name, size)`` of the now
+    block, the history head and one trick slot, where each starts (in the tensor, and in a
+    trick's slot) and where each card of the pack goes in a card block."""
+
+    pack: np.ndarray  # the pack's cards, ascending: entry k of a card block is pack[k]
+    now_blocks: tuple[tuple[str, int], ...]
+    history_blocks: tuple[tuple[str, int], ...]
+    slot_blocks: tuple[tuple[str, int], ...]
+    slot_size: int
+    size: int
+    now_offsets: dict[str, int]
+    history_offsets: dict[str, int]
+    slot_offsets: dict[str, int]
+    entry: np.ndarray  # by card index: its entry in a card block, -1 outside the pack
+
+
+def tensor_layout(game: Game) -> TensorLayout:
+    """The layout of ``game``'s view tensors (its pack decides it)."""
+    return _layout_of_pack(int(game.rule_array[0]["deck_mask"]))
+
+
+@functools.cache
+def _layout_of_pack(deck_mask: int) -> TensorLayout:
+    pack = np.array(mask_to_cards(deck_mask), dtype=np.int64)
+    cards = len(pack)
+    now_blocks = (
+        ("hand", cards),
+        ("known_opponent", cards),
+        ("excluded_opponent", cards),
+        ("unknown", cards),
+        ("won_me", cards),
+        ("won_opponent", cards),
+        ("led", cards),
+        ("face_up", cards),
+        ("talon_bottom", cards),
+        ("trump", NUM_SUITS),
+        ("talon_size", 1),
+        ("closed", 2),
+        ("phase", len(TENSOR_PHASES)),
+        ("my_turn", 1),
+        ("i_lead", 1),
+        ("totals", 2),
+        ("pending", 2),
+        ("tricks_won", 2),
+        ("marriages", 2 * NUM_SUITS),
+        ("dealer", 1),
+        ("outcome", 3 + len(TENSOR_REASONS)),
+    )
+    slot_blocks = (
+        ("led_card", cards),
+        ("followed_card", cards),
+        ("i_led", 1),
+        ("marriage", 1),
+        ("exchange", 2),
+        ("close_before_lead", 2),
+        ("exchange_on_close", 2),
+        ("pass_on_close", 2),
+        ("close_before_draw", 2),
+        ("drew", cards),
+    )
+    slot_size = sum(size for _, size in slot_blocks)
+    history_blocks = (
+        ("initial_hand", cards),
+        ("initial_face_up", cards),
+        ("tricks", MAX_TRICKS * slot_size),
+    )
+    now_size = sum(size for _, size in now_blocks)
+    entry = np.full(NUM_CARDS, -1, dtype=np.int64)
+    entry[pack] = np.arange(cards)
+    pack.flags.writeable = entry.flags.writeable = False  # shared by every view of the pack
+    return TensorLayout(
+        pack=pack,
+        now_blocks=now_blocks,
+        history_blocks=history_blocks,
+        slot_blocks=slot_blocks,
+        slot_size=slot_size,
+        size=now_size + sum(size for _, size in history_blocks),
+        now_offsets=_offsets(now_blocks),
+        history_offsets=_offsets(history_blocks, now_size),
+        slot_offsets=_offsets(slot_blocks),
+        entry=entry,
+    )
 
 
 class PlayerView(DealFacts):
@@ -187,8 +238,9 @@ class PlayerView(DealFacts):
       ``unknown``), ``hidden_opponent``; ``talon_size``, ``hidden_talon``, ``closed_by``,
       ``talon_bottom`` (the last talon card, or None), ``face_up_card`` (it, while the
       talon is open); ``unknown`` (``hidden_opponent + hidden_talon`` cards)
-    * ``record``: a one-element ``core.STATE_DTYPE`` array, the state with the opponent's
-      hand reduced to ``known_opponent`` and every talon slot but the bottom card set to -1
+    * ``record``: a one-element ``multi_core.TWO_PLAYER_STATE_DTYPE`` array, the state with
+      the opponent's hand reduced to ``known_opponent`` and every talon slot but the bottom
+      card set to -1
     * public facts (``sixtysix.facts.DealFacts``, read from ``record``): ``phase``,
       ``is_terminal``, ``outcome``, ``leader``, ``led_card``, ``tricks_played``,
       ``tricks_won``, ``card_points`` (totals), ``pending_marriage_points``, ``won``
@@ -211,18 +263,18 @@ class PlayerView(DealFacts):
         self.dealer = int(state.dealer)
 
         # Private observations: the dealt hand, the face-up card, the hand after each action.
-        owner = 0 if player != self.dealer else 1  # hand_owner 0 is the non-dealer
-        self.initial_hand = 0
-        for k in range(2 * int(rules["hand_size"])):
-            if rules["hand_owner"][k] == owner:
-                self.initial_hand |= 1 << int(state.deck[rules["hand_positions"][k]])
-        self.initial_face_up = int(state.deck[rules["trump_position"]])
+        # deal_order lists the non-dealer's hand positions, then the dealer's.
+        hand_size = int(rules["hand_size"])
+        first = hand_size * (0 if player != self.dealer else 1)
+        positions = rules["deal_order"][first : first + hand_size]
+        self.initial_hand = sum(1 << int(state.deck[p]) for p in positions)
+        self.initial_face_up = int(state.deck[rules["face_up_position"]])
         self.own_hand_log = tuple(int(hands[player]) for hands in state.hand_log)
         self.history_ids = tuple(state.history_ids)
 
         # The public record: every field is public except the opponent's hand and the
         # talon cards other than its last one (``worlds.hide_from`` blanks those).
-        self.array = core.copy_record(state.array)
+        self.array = mc.copy_record(state.array)
         self.unknown = int(hide_from(self.array, game.rule_array, player))
         public = self.array[0]
         self.hand = int(public["hand"][player])
@@ -239,8 +291,8 @@ class PlayerView(DealFacts):
         self.to_move = None if self.is_terminal else int(public["to_move"])
         self.is_my_turn = self.to_move == player
         # Legality needs only the mover's hand and public facts: the blanked record has them.
-        legal = core.legal_mask_array(self.array, game.rule_array) if self.is_my_turn else 0
-        self._legal = tuple(mask_to_actions(int(legal)))
+        legal = mc.legal_masks_array(self.array, game.rule_array) if self.is_my_turn else (0, 0)
+        self._legal = tuple(masks_to_actions(int(legal[0]), int(legal[1])))
 
     def __repr__(self) -> str:
         status = "over" if self.is_terminal else f"P{self.to_move} to {PHASE_NAMES[self.phase]}"
@@ -253,7 +305,7 @@ class PlayerView(DealFacts):
     # ---- reading -----------------------------------------------------------------------
     @property
     def record(self) -> np.ndarray:
-        """The blanked core record (one-element ``core.STATE_DTYPE`` array)."""
+        """The blanked deal record (one-element ``multi_core.TWO_PLAYER_STATE_DTYPE`` array)."""
         return self.array
 
     @property
@@ -349,13 +401,14 @@ class PlayerView(DealFacts):
         return self.world_spec().count()
 
     def sample_world_records(self, n: int, seed: int) -> np.ndarray:
-        """``n`` i.i.d. uniform worlds as ``core.STATE_DTYPE`` records, from an integer ``seed``.
+        """``n`` i.i.d. uniform worlds as deal records (``multi_core.TWO_PLAYER_STATE_DTYPE``),
+        from an integer ``seed``.
 
         With equal seeds these are the worlds ``sample_worlds`` returns.
         """
         n = check_integer(n, "number of worlds", 0)
         spec = self.world_spec()
-        worlds = np.zeros(n, dtype=core.STATE_DTYPE)
+        worlds = np.zeros(n, dtype=self.array.dtype)
         sample_records(
             self.array,
             *spec.record_arguments,
@@ -440,77 +493,81 @@ class PlayerView(DealFacts):
         return "\n".join(lines)
 
     def tensor(self) -> np.ndarray:
-        """The float32 encoding of length ``TENSOR_SIZE`` (layout in the module docstring)."""
-        out = np.zeros(TENSOR_SIZE, dtype=np.float32)
+        """The float32 encoding of ``tensor_layout(game).size`` numbers (the module docstring)."""
+        layout = tensor_layout(self.game)
+        now, head = layout.now_offsets, layout.history_offsets
+        pack, entry = layout.pack, layout.entry
+        out = np.zeros(layout.size, dtype=np.float32)
         me, opponent = self.player, self.opponent
 
         def put(offset: int, mask: int) -> None:
-            out[offset : offset + NUM_CARD_INDICES] = (mask >> _CARD_BITS) & 1
+            out[offset : offset + len(pack)] = (mask >> pack) & 1
+
+        def put_card(offset: int, card: int | None) -> None:
+            if card is not None and card >= 0:
+                out[offset + entry[card]] = 1.0
 
         won = self.won
-        put(NOW_OFFSETS["hand"], self.hand)
-        put(NOW_OFFSETS["known_opponent"], self.known_opponent)
-        put(NOW_OFFSETS["excluded_opponent"], self.excluded_opponent)
-        put(NOW_OFFSETS["unknown"], self.unknown)
-        put(NOW_OFFSETS["won_me"], won[me])
-        put(NOW_OFFSETS["won_opponent"], won[opponent])
-        led = int(self.array[0]["led"])
-        if led >= 0:
-            out[NOW_OFFSETS["led"] + led] = 1.0
-        if self.face_up_card is not None:
-            out[NOW_OFFSETS["face_up"] + self.face_up_card] = 1.0
-        if self.talon_bottom is not None:
-            out[NOW_OFFSETS["talon_bottom"] + self.talon_bottom] = 1.0
-        out[NOW_OFFSETS["trump"] + self.trump] = 1.0
-        out[NOW_OFFSETS["talon_size"]] = self.talon_size / TALON_SCALE
+        put(now["hand"], self.hand)
+        put(now["known_opponent"], self.known_opponent)
+        put(now["excluded_opponent"], self.excluded_opponent)
+        put(now["unknown"], self.unknown)
+        put(now["won_me"], won[me])
+        put(now["won_opponent"], won[opponent])
+        put_card(now["led"], int(self.array[0]["led"]))
+        put_card(now["face_up"], self.face_up_card)
+        put_card(now["talon_bottom"], self.talon_bottom)
+        out[now["trump"] + self.trump] = 1.0
+        out[now["talon_size"]] = self.talon_size / TALON_SCALE
         if self.closed_by is not None:
-            out[NOW_OFFSETS["closed"] + (self.closed_by != me)] = 1.0
-        out[NOW_OFFSETS["phase"] + self.phase] = 1.0
-        out[NOW_OFFSETS["my_turn"]] = self.is_my_turn
-        out[NOW_OFFSETS["i_lead"]] = self.leader == me
+            out[now["closed"] + (self.closed_by != me)] = 1.0
+        out[now["phase"] + TENSOR_PHASES.index(PHASE_NAMES[self.phase])] = 1.0
+        out[now["my_turn"]] = self.is_my_turn
+        out[now["i_lead"]] = self.leader == me
         target = self.game.rules.target
         totals, pending = self.card_points, self.pending_marriage_points
         tricks, married = self.tricks_won, self.married_suits
         for k, p in enumerate((me, opponent)):
-            out[NOW_OFFSETS["totals"] + k] = totals[p] / target
-            out[NOW_OFFSETS["pending"] + k] = pending[p] / target
-            out[NOW_OFFSETS["tricks_won"] + k] = tricks[p] / MAX_TRICKS
+            out[now["totals"] + k] = totals[p] / target
+            out[now["pending"] + k] = pending[p] / target
+            out[now["tricks_won"] + k] = tricks[p] / MAX_TRICKS
             for suit in range(NUM_SUITS):
-                out[NOW_OFFSETS["marriages"] + NUM_SUITS * k + suit] = married[p] >> suit & 1
-        out[NOW_OFFSETS["dealer"]] = self.dealer == me
+                out[now["marriages"] + NUM_SUITS * k + suit] = married[p] >> suit & 1
+        out[now["dealer"]] = self.dealer == me
         if self.is_terminal:
             winner, game_points, reason = self.outcome
             if winner is not None:
-                out[NOW_OFFSETS["outcome"] + (winner != me)] = 1.0
-            out[NOW_OFFSETS["outcome"] + 2] = game_points / GAME_POINT_SCALE
-            out[NOW_OFFSETS["outcome"] + 3 + core.REASONS.index(reason)] = 1.0
-        put(HISTORY_OFFSETS["initial_hand"], self.initial_hand)
-        out[HISTORY_OFFSETS["initial_face_up"] + self.initial_face_up] = 1.0
-        slots = out[HISTORY_OFFSETS["tricks"] :].reshape(MAX_TRICKS, SLOT_SIZE)
-        for trick, block, value in self._trick_events():
-            slots[trick, SLOT_OFFSETS[block] + value] = 1.0
+                out[now["outcome"] + (winner != me)] = 1.0
+            out[now["outcome"] + 2] = game_points / GAME_POINT_SCALE
+            out[now["outcome"] + 3 + TENSOR_REASONS.index(reason)] = 1.0
+        put(head["initial_hand"], self.initial_hand)
+        put_card(head["initial_face_up"], self.initial_face_up)
+        slots = out[head["tricks"] :].reshape(MAX_TRICKS, layout.slot_size)
+        for trick, block, index in self._trick_events(entry):
+            slots[trick, layout.slot_offsets[block] + index] = 1.0
         return out
 
-    def _trick_events(self):
-        """``(trick, slot block, index)`` of every history event (see the trick slot table)."""
+    def _trick_events(self, entry: np.ndarray):
+        """``(trick, slot block, index)`` of every history event (see the trick slot table);
+        a card block's index is the card's ``entry``."""
         for step in self.read_history():
             trick, who, action = step.tricks_before, int(step.actor != self.player), step.action
             if step.follows:
-                yield trick, "followed_card", step.card
+                yield trick, "followed_card", entry[step.card]
             elif step.leads:
-                yield trick, "led_card", step.card
+                yield trick, "led_card", entry[step.card]
                 if not who:
                     yield trick, "i_led", 0
             if step.marriage_suit >= 0:
                 yield trick, "marriage", 0
             if step.drew >= 0:  # after the trick just completed (by this follow, or a draw)
-                yield trick - (not step.follows), "drew", step.drew
-            if action == core.A_EXCHANGE:
+                yield trick - (not step.follows), "drew", entry[step.drew]
+            if action == mc.A_EXCHANGE:
                 yield trick, "exchange", who
             elif step.pre_draw_close:
                 yield trick - 1, "close_before_draw", who
-            elif action == core.A_CLOSE:
+            elif action == mc.A_CLOSE:
                 yield trick, "close_before_lead", who
             elif step.answers_close:
-                exchanged = action == core.A_EXCHANGE_ON_CLOSE
+                exchanged = action == mc.A_EXCHANGE_ON_CLOSE
                 yield trick, "exchange_on_close" if exchanged else "pass_on_close", who

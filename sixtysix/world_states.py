@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .engine import core
 from .engine.cards import MARRIAGE_PAIR, card_index, mask_text, mask_to_cards, suit_shift
 from .engine.worlds import WorldReconstructionError, fill_world_record
 from .history import EXCHANGES
@@ -29,11 +28,12 @@ _NO_DEADLINE = math.inf
 class DeckPlan:
     """A world's deck, rebuilt from public facts and the player's own facts only.
 
-    Deck positions come from the compiled deal pattern. The player's initial
-    hand fills his hand positions (ascending); his draws, read from his hand
-    log, fill the talon positions they came from (the trick winner draws the
-    top card, the loser the next; at the last draw the loser takes the bottom
-    card, which is public); the trump position holds the initial face-up card.
+    Deck positions come from the compiled deal pattern (``deal_order``,
+    ``face_up_position``). The player's initial hand fills his hand positions
+    (ascending); his draws, read from his hand log, fill the talon positions
+    they came from (the trick winner draws the top card, the loser the next; at
+    the last draw the loser takes the bottom card, which is public); the
+    face-up position holds the initial face-up card.
     The opponent's initial hand and face-down draws are his *slots*. The cards
     that fill them are his *hidden-origin* cards: those he played, showed in a
     marriage, exchanged away or still holds that did not come to him publicly
@@ -47,22 +47,21 @@ class DeckPlan:
         rules = view.game.rule_array[0]
         self.view = view
         hand_size = int(rules["hand_size"])
-        talon_cards = int(rules["deck_size"]) - 2 * hand_size
-        bottom_position = int(rules["trump_position"])
-        talon_positions = [int(p) for p in rules["talon_positions"][: talon_cards - 1]]
-        talon_positions.append(bottom_position)
+        dealt = 2 * hand_size
+        talon_cards = int(rules["deck_size"]) - dealt
+        # deal_order lists each hand's positions (the non-dealer's, then the dealer's), then
+        # the talon's, top first, the face-up card last.
+        order = [int(p) for p in rules["deal_order"][: dealt + talon_cards]]
+        own = 0 if view.player != view.dealer else 1  # 0: the non-dealer's hand
+        own_positions = sorted(order[own * hand_size : (own + 1) * hand_size])
+        other_positions = sorted(order[(1 - own) * hand_size : (2 - own) * hand_size])
+        talon_positions = order[dealt:]
         self.deck = [-1] * int(rules["deck_size"])
-        self.deck[bottom_position] = view.initial_face_up
+        self.deck[int(rules["face_up_position"])] = view.initial_face_up
+        for position, card in zip(own_positions, mask_to_cards(view.initial_hand), strict=True):
+            self.deck[position] = card
         # (time, deck position) of the opponent's slots, in time order; -1 is the deal.
-        self.slots: list[tuple[int, int]] = []
-        own_cards = iter(mask_to_cards(view.initial_hand))
-        own_owner = 0 if view.player != view.dealer else 1  # 0: the non-dealer
-        for k in range(2 * hand_size):
-            position = int(rules["hand_positions"][k])
-            if int(rules["hand_owner"][k]) == own_owner:
-                self.deck[position] = next(own_cards)
-            else:
-                self.slots.append((-1, position))
+        self.slots: list[tuple[int, int]] = [(-1, position) for position in other_positions]
         record = view.record[0]
         exchange_card = card_index(int(record["trump"]), int(rules["exchange_rank"]))
         bottom = view.initial_face_up
@@ -125,7 +124,7 @@ class DeckPlan:
         for position, card in zip(self.talon_positions, talon_cards, strict=True):
             deck[position] = card
         state = view.game.replay(np.array(deck, dtype=np.int64), view.dealer, view.action_ids)
-        expected = np.zeros(1, dtype=core.STATE_DTYPE)
+        expected = np.zeros(1, dtype=view.record.dtype)
         talon = np.array(talon_cards + [0], dtype=np.int64)  # never empty, for numba
         fill_world_record(expected, 0, view.record[0], view.opponent, hidden, talon)
         _check_replay(state.array, expected)
@@ -154,7 +153,7 @@ def _check_replay(replayed: np.ndarray, expected: np.ndarray) -> None:
     if replayed.tobytes() != expected.tobytes():
         differing = [
             f"{name} ({truth[name]} != {world[name]})"
-            for name in core.STATE_DTYPE.names
+            for name in replayed.dtype.names
             if not np.array_equal(truth[name], world[name])
         ]
         raise WorldReconstructionError(

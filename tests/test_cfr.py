@@ -15,7 +15,7 @@ from open_spiel.python.algorithms.exploitability import exploitability as opensp
 import sixtysix
 import sixtysix.openspiel  # noqa: F401  (registers python_sixty_six)
 from sixtysix.commands import cli
-from sixtysix.engine import core
+from sixtysix.engine import multi_core
 from sixtysix.engine.actions import action_name
 from sixtysix.theory import cfr, gametree
 
@@ -136,9 +136,9 @@ def test_build_from_shares_an_information_set_between_roots_a_player_cannot_tell
     tree = tree_of()
     hands = tree.observation[: tree.roots, 0]  # player 0's dealt hand and face-up card
     first, second = np.flatnonzero(hands == hands[0])[:2]
-    records = np.zeros(2, dtype=core.STATE_DTYPE)
+    records = np.zeros(2, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
     for record, root in zip(records, (first, second), strict=True):
-        core.deal(record, tree.game.rule_array[0], tree.decks[root], 1)
+        multi_core.deal(record, tree.game.rule_array[0], tree.decks[root], 1)
     blind = gametree.build_from(tree.game, records, [0.5, 0.5], [[7, 0], [7, 1]])
     assert blind.player[0] == blind.player[1] == 0
     assert blind.infoset[0] == blind.infoset[1]
@@ -162,7 +162,7 @@ def _solved_strategy(tree):
 
 
 def test_build_from_checks_its_arguments():
-    records = np.zeros(1, dtype=core.STATE_DTYPE)
+    records = np.zeros(1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
     with pytest.raises(ValueError, match="one probability"):
         gametree.build_from("mini_2x3", records, [0.5, 0.5], [[0, 0]])
     with pytest.raises(ValueError, match="shape"):

@@ -61,17 +61,6 @@ def test_bench_core_json_reports_the_documented_fields(capsys):
     assert result["deals_per_s"] > 0
     # Uniform random play of sixty_six closes often: about 15 plies per deal.
     assert 13 < result["plies_per_deal"] < 17
-    assert result["core"] == "core"
-
-
-def test_bench_core_plays_a_two_player_preset_on_the_multi_player_core(capsys):
-    args = ("bench", "core", "--preset", "vu_schnapsen", "--deals", "2000", "--json")
-    two = json.loads(run_cli(capsys, *args))
-    multi = json.loads(run_cli(capsys, *args, "--multi-core"))
-    assert (two["core"], multi["core"]) == ("core", "multi_core")
-    # vu_schnapsen numbers every decision's actions in the same order on both cores, so
-    # the same seed plays the very same deals.
-    assert (multi["plies"], multi["game_points"]) == (two["plies"], two["game_points"])
 
 
 def test_bench_tournament_json_reports_the_documented_fields(capsys):

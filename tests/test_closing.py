@@ -19,8 +19,9 @@ import pytest
 from conftest import game_of
 
 import sixtysix
-from sixtysix.engine import core
+from sixtysix.engine import multi_core
 from sixtysix.engine.cards import card_name, mask_to_names
+from sixtysix.engine.multi_core import A_CLOSE
 from sixtysix.theory.closing_values import (
     ClosingPosition,
     analyze,
@@ -53,7 +54,7 @@ def describe(state: sixtysix.State) -> dict:
     deck_mask = int(state.game.rule_array[0]["deck_mask"])
     top, end = int(record["talon_top"]), int(record["talon_end"])
     totals = state.card_points
-    closed = state.closed_by is not None
+    closer = state.closed_by
     return dict(
         leader=leader,
         dealer=state.dealer,
@@ -72,26 +73,34 @@ def describe(state: sixtysix.State) -> dict:
         excluded=[
             mask_to_names(int(record["excluded"][p]) & deck_mask) for p in (leader, opponent)
         ],
-        closed_by=state.closed_by,
-        close_snapshot=(int(record["snap_tricks"]), int(record["snap_total"])) if closed else None,
-        before_draw=state.phase == core.PRE_DRAW,
+        closed_by=closer,
+        close_snapshot=(
+            (int(record["snap_tricks"][1 - closer]), int(record["snap_total"][1 - closer]))
+            if closer is not None
+            else None
+        ),
+        before_draw=state.phase == multi_core.PRE_DRAW,
     )
 
 
 def differing_fields(played: sixtysix.State, built: sixtysix.State) -> list[str]:
     """Record fields that differ, apart from those the positions module documents: dead
-    talon slots, ``turn_acted`` at a pre-draw point and excluded cards outside the deck."""
-    records = [core.copy_record(played.array), core.copy_record(built.array)]
+    talon slots, ``turn_acted`` at a pre-draw point, the closer's own close snapshot and
+    excluded cards outside the deck."""
+    records = [multi_core.copy_record(played.array), multi_core.copy_record(built.array)]
     top, end = int(records[0][0]["talon_top"]), int(records[0][0]["talon_end"])
     for record in records:
         record[0]["talon"][:top] = -1
         record[0]["talon"][end:] = -1
         record[0]["excluded"] &= played.game.rule_array[0]["deck_mask"]
-        if record[0]["phase"] == core.PRE_DRAW:
+        if record[0]["phase"] == multi_core.PRE_DRAW:
             record[0]["turn_acted"] = 0
+        if played.closed_by is not None:
+            record[0]["snap_tricks"][played.closed_by] = 0
+            record[0]["snap_total"][played.closed_by] = 0
     return [
         name
-        for name in core.STATE_DTYPE.names
+        for name in played.array.dtype.names
         if not np.array_equal(records[0][0][name], records[1][0][name])
     ]
 
@@ -101,8 +110,8 @@ def decisions(game: sixtysix.Game, seed: int):
     state = game.new_deal(seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal:
-        at_turn_start = state.phase == core.LEAD and state.array[0]["turn_acted"] == 0
-        if at_turn_start or state.phase == core.PRE_DRAW:
+        at_turn_start = state.phase == multi_core.LEAD and state.array[0]["turn_acted"] == 0
+        if at_turn_start or state.phase == multi_core.PRE_DRAW:
             yield state.clone()
         state.apply(rng.choice(state.legal_actions()))
 
@@ -214,7 +223,7 @@ def test_a_harvested_view_round_trips_through_json():
     for seed in range(10):
         for state in decisions(game, seed):
             view = state.view(state.current_player)
-            if core.A_CLOSE not in view.legal_action_ids():
+            if A_CLOSE not in view.legal_action_ids():
                 continue
             position = ClosingPosition.from_view(view)
             again = ClosingPosition.from_json(json.loads(json.dumps(position.to_json())))
@@ -234,7 +243,7 @@ def close_column(reference) -> np.ndarray:
 
 
 def position_options_close(reference):
-    return next(option for option in reference.options if option.actions == (core.A_CLOSE,))
+    return next(option for option in reference.options if option.actions == (A_CLOSE,))
 
 
 def test_a_close_that_reaches_the_target_in_every_world_wins_three():
@@ -352,7 +361,7 @@ def test_enumeration_and_sampling_agree_within_their_intervals():
         ClosingPosition.from_view(state.view(state.current_player))
         for seed in range(50)
         for state in decisions(game, seed)
-        if state.talon_size == 4 and core.A_CLOSE in state.legal_action_ids()
+        if state.talon_size == 4 and A_CLOSE in state.legal_action_ids()
     )
     exact = pimc_reference(position)
     sampled = pimc_reference(position, limit=0, samples=400, seed=7)
@@ -425,7 +434,7 @@ def test_the_equilibrium_reference_reads_the_solved_values_in_either_seat(tmp_pa
         infoset = tree.information_set_of(state.view(state.current_player))
         legal = list(tree.infoset_legal[infoset, : tree.infoset_actions[infoset]])
         result = closing_values.equilibrium_reference(state, str(path))
-        close = values[infoset, legal.index(core.A_CLOSE)]
+        close = values[infoset, legal.index(A_CLOSE)]
         if "exchange" not in state.legal_actions():
             assert result["close_value"] == pytest.approx(close)
         assert result == closing_values.equilibrium_reference(twin, str(path))

@@ -20,7 +20,7 @@ from test_summary import executed_outputs
 import sixtysix
 from sixtysix import agents
 from sixtysix.commands import cli
-from sixtysix.engine import core
+from sixtysix.engine.multi_core import A_CLOSE
 from sixtysix.theory import closing_values
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ def test_the_harvest_records_exactly_the_decisions_where_closing_is_legal(tmp_pa
             state = game.new_deal(seed=result.seed)
             expected = []
             for decision, (player, action) in enumerate(result.history_ids):
-                if core.A_CLOSE in state.legal_action_ids():
+                if A_CLOSE in state.legal_action_ids():
                     expected.append((decision, player, state.talon_size, state.card_points))
                 state.apply(action)
             found = rows[(rows["pairing"] == pairing) & (rows["deal_index"] == deal)]

@@ -18,7 +18,9 @@ from conftest import RANKS, SUITS, deck_of, finish_randomly, finished_deal, game
 
 import sixtysix
 from sixtysix import IllegalActionError
-from sixtysix.engine.actions import action_name
+from sixtysix.engine.actions import NUM_ACTIONS, action_name, parse_action
+from sixtysix.engine.cards import RANKS as CARD_RANKS
+from sixtysix.engine.cards import parse_card
 
 PRESET_NAMES = tuple(sixtysix.PRESETS)
 #: What the message of an unknown action, card or suit lists as valid.
@@ -29,7 +31,7 @@ VALID_FORMS = {
         "'marry-claim <suit>'",
         "'exchange', 'close', 'claim', 'exchange-on-close', 'draw', 'pass'",
     ],
-    "card": ["a rank from 9 J Q K T A (or 10) followed by a suit from C D H S"],
+    "card": [f"a rank from {' '.join(CARD_RANKS)} (or 10) followed by a suit from C D H S"],
     "suit": ["valid suits are C, D, H, S"],
 }
 
@@ -122,9 +124,10 @@ def test_illegal_action_ids_are_rejected(preset):
     for state in midgame_states(preset, count=3):
         before = snapshot(state)
         ids = set(state.legal_action_ids())
-        for action in [-1, -100, 58, 999, 2**40] + [a for a in range(58) if a not in ids]:
+        bad = [-1, -100, NUM_ACTIONS, 999, 2**40] + [a for a in range(NUM_ACTIONS) if a not in ids]
+        for action in bad:
             message = message_of(state.apply, action, error=IllegalActionError)
-            named = f" ({action_name(action)})" if 0 <= action < 58 else ""
+            named = f" ({action_name(action)})" if 0 <= action < NUM_ACTIONS else ""
             assert message == f"illegal action {action}{named}; {legal_text(state)}"
         assert snapshot(state) == before
 
@@ -225,7 +228,8 @@ def test_actions_after_the_deal_is_over_are_rejected(preset):
     outcome = state.outcome
     before = snapshot(state)
     leftovers = [f"play {card}" for hand in state.hands for card in hand]
-    for action in leftovers + ["claim", "pass", "draw", "close", "play AS", "exchange", 0, 50]:
+    claim = parse_action("claim")
+    for action in leftovers + ["claim", "pass", "draw", "close", "play AS", "exchange", 0, claim]:
         message = message_of(state.apply, action, error=IllegalActionError)
         named = f" ({action_name(action)})" if isinstance(action, int) else ""
         assert message == f"illegal action {action!r}{named}; legal actions: none: the deal is over"
@@ -411,9 +415,10 @@ def test_deck_with_an_unknown_card(bad):
         assert valid in message, (valid, message)
 
 
+ACE_OF_CLUBS = parse_card("AC")
 NON_STRING_CARDS = {  # card: what the message says of it
     None: "is not in the 24-card deck of this game",
-    7: "(JD) appears twice in the deck",  # 7 is a card index: JD's, in the deck already
+    ACE_OF_CLUBS: "(AC) appears twice in the deck",  # a card index, in the deck already
     ("Q", "H"): "is not in the 24-card deck of this game",
 }
 

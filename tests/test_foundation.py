@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix.engine import rules
+from sixtysix.engine import multi_rules, rules
 from sixtysix.engine.actions import action_name
 
 PACKAGE = Path(sixtysix.__file__).parent
@@ -34,7 +34,7 @@ OUTER_FOLDERS = ("agents", "experiments")  # beside it, installed inside it
 
 
 def module_files() -> dict[str, Path]:
-    """Every module by its dotted name under ``sixtysix``: ``game``, ``engine.core``,
+    """Every module by its dotted name under ``sixtysix``: ``game``, ``engine.multi_core``,
     ``agents.policies``; a folder's ``__init__`` by the folder's name, the package's as
     ``sixtysix``."""
     paths = {
@@ -130,35 +130,31 @@ def test_imports_point_down_or_sideways_and_never_close_a_cycle():
 def test_the_cycle_check_sees_imports_inside_functions(tmp_path):
     source = tmp_path / "m.py"
     source.write_text(
-        "from typing import TYPE_CHECKING\nfrom . import core\n"
+        "from typing import TYPE_CHECKING\nfrom . import multi_core\n"
         "if TYPE_CHECKING:\n    from ..game import State\n"
         "def f():\n    from .worlds import hide_from\n"
     )
-    assert runtime_imports(source, "engine") == {"engine.core", "engine.worlds"}
+    assert runtime_imports(source, "engine") == {"engine.multi_core", "engine.worlds"}
 
 
 def test_the_layer_check_reads_every_folder(tmp_path):
     source = tmp_path / "m.py"
     source.write_text(
-        "from sixtysix.engine import core\nfrom sixtysix import Game\n"
+        "from sixtysix.engine import multi_core\nfrom sixtysix import Game\n"
         "from sixtysix.agents import make\nfrom . import specs\nfrom ..theory.cfr import X\n"
         "import sixtysix.experiments.no_such_module\n"
     )
     found = runtime_imports(source, "agents")
     assert found == {
-        "engine.core",
+        "engine.multi_core",
         "sixtysix",
         "agents",
         "agents.specs",
         "theory.cfr",
         "experiments",
     }
-    assert [layer_of(name) for name in ("engine.core", "game", "theory.cfr", "commands.cli")] == [
-        0,
-        1,
-        2,
-        5,
-    ]
+    names = ("engine.multi_core", "game", "theory.cfr", "commands.cli")
+    assert [layer_of(name) for name in names] == [0, 1, 2, 5]
 
 
 # ---- the installed namespace ---------------------------------------------------------------
@@ -225,7 +221,8 @@ def test_match_and_deal_seeds_outside_the_64_bit_range_are_refused(bad):
 
 # ---- compiled codes --------------------------------------------------------------------------
 
-#: The compiled field of each enumerated option (``compile_rules``).
+#: The field of the compiled table record (``compile_rules``) of each enumerated two-player
+#: option: its place in ``multi_rules.CHOICES`` (an on/off field for a two-valued option).
 COMPILED_FIELD = {
     "trick_winner_rule": "trick_rule",
     "exchange_timing": "exchange_any_time",
@@ -233,20 +230,20 @@ COMPILED_FIELD = {
     "marriage_points_validation": "marry_pending",
     "exhausted_no_claim_rule": "exhausted_rule",
     "claim_mode": "claim_mode",
-    "false_claim_penalty": "false_claim",
-    "game_point_scale": "scale",
-    "schwarz_basis": "schwarz",
-    "closer_win_basis": "closer_basis",
-    "opponent_out_after_close": "opponent_out",
+    "false_claim_penalty": "false_claim_fixed_2",
+    "game_point_scale": "czech_scale",
+    "schwarz_basis": "schwarz_zero_points",
+    "closer_win_basis": "closer_at_end",
+    "opponent_out_after_close": "opponent_out_fixed_2",
     "failed_close_penalty": "failed_close",
 }
 
 
 @pytest.mark.parametrize("option", list(COMPILED_FIELD))
 def test_each_enumerated_value_compiles_to_its_place_in_choices(option):
-    for code, value in enumerate(rules.CHOICES[option]):
+    for value in rules.CHOICES[option]:
         compiled = rules.compile_rules(rules.make_rules("sixty_six", **{option: value}))
-        assert compiled[0][COMPILED_FIELD[option]] == code == rules.option_code(option, value)
+        assert compiled[0][COMPILED_FIELD[option]] == multi_rules.option_code(option, value)
 
 
 def test_the_kernels_constants_name_the_values_they_stand_for():
@@ -263,26 +260,17 @@ def test_the_kernels_constants_name_the_values_they_stand_for():
         "CLAIM_MANUAL": ("claim_mode", "manual"),
         "CLAIM_OPTIONAL_VERIFIED": ("claim_mode", "optional_verified"),
         "CLAIM_AUTOMATIC": ("claim_mode", "automatic"),
-        "FALSE_CLAIM_FIXED_2": ("false_claim_penalty", "fixed_2"),
-        "FALSE_CLAIM_TWO_OR_THREE": ("false_claim_penalty", "two_or_three"),
-        "SCALE_STANDARD": ("game_point_scale", "standard"),
-        "SCALE_CZECH": ("game_point_scale", "czech"),
-        "SCHWARZ_NO_TRICKS": ("schwarz_basis", "no_tricks"),
-        "SCHWARZ_ZERO_POINTS": ("schwarz_basis", "zero_points"),
-        "CLOSER_AT_END": ("closer_win_basis", "at_end"),
-        "CLOSER_AT_CLOSE": ("closer_win_basis", "at_close"),
-        "OPPONENT_OUT_AS_FAILED_CLOSE": ("opponent_out_after_close", "as_failed_close"),
-        "OPPONENT_OUT_FIXED_2": ("opponent_out_after_close", "fixed_2"),
+        "CLAIM_NONE": ("claim_mode", "none"),
         "FAILED_TWO_OR_THREE": ("failed_close_penalty", "two_or_three_by_tricks_at_close"),
         "FAILED_ALWAYS_3": ("failed_close_penalty", "always_3"),
         "FAILED_BY_CLOSER_POINTS": ("failed_close_penalty", "by_closer_points"),
         "FAILED_CZECH": ("failed_close_penalty", "czech_6_or_3"),
     }
     for constant, (option, value) in named.items():
-        assert getattr(rules, constant) == rules.CHOICES[option].index(value), constant
+        assert getattr(multi_rules, constant) == multi_rules.option_code(option, value), constant
     covered = {(option, value) for option, value in named.values()}
     for option in {option for option, _ in named.values()}:
-        assert {(option, v) for v in rules.CHOICES[option]} <= covered, option
+        assert {(option, v) for v in multi_rules.CHOICES[option]} <= covered, option
 
 
 def test_the_most_game_points_are_a_fact_of_the_rules():
@@ -325,8 +313,10 @@ def test_replay_takes_the_states_own_deck_and_ids_or_strings():
 def test_a_deck_of_indices_is_checked_like_one_of_strings():
     game = sixtysix.Game("schnapsen")
     deck = game.new_deal(seed=1).deck.tolist()
-    with pytest.raises(ValueError, match=r"card 0 is not in the 20-card deck of this game \(JC "):
-        game.new_deal(deck=[0, *deck[1:]], dealer=0)  # 9C: no nines in schnapsen
+    nine = sixtysix.engine.cards.parse_card("9C")  # no nines in schnapsen
+    message = rf"card {nine} is not in the 20-card deck of this game \(JC "
+    with pytest.raises(ValueError, match=message):
+        game.new_deal(deck=[nine, *deck[1:]], dealer=0)
     twice = re.escape(f"card {deck[0]} ({sixtysix.engine.cards.card_name(deck[0])}) appears twice")
     with pytest.raises(ValueError, match=twice):
         game.new_deal(deck=[deck[0], *deck[:-1]], dealer=0)

@@ -15,10 +15,12 @@ from sixtysix.agents import policies
 
 import sixtysix
 from sixtysix import agents
-from sixtysix.engine import core, worlds
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine import worlds
 from sixtysix.engine.bits import nth_set_bit, popcount
-from sixtysix.engine.cards import card_name
+from sixtysix.engine.cards import NUM_SUITS, card_name
 from sixtysix.engine.heuristic import heuristic_action
+from sixtysix.engine.rng import random_below, seed_rng, shuffle_and_cut
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLAIM_MODES = ("automatic", "manual", "optional_verified")
@@ -26,7 +28,7 @@ N, D = 0, 1
 
 
 def decide(record, game) -> int:
-    """The heuristic policy's action id in a core record (blanked or not)."""
+    """The heuristic policy's action id in a deal record (blanked or not)."""
     stream = policies.new_stream(0)  # unused: the heuristic draws nothing without noise
     return int(
         policies.policy_action_array(policies.HEURISTIC, 0.0, record, game.rule_array, stream)
@@ -38,6 +40,22 @@ def act(state: sixtysix.State) -> str:
     return agents.make("heuristic").act(state.view(state.current_player))
 
 
+@njit(cache=True, inline="always")
+def is_legal(low, high, action):
+    """Whether ``action`` is in the legal set ``(low, high)``."""
+    if action < 0 or action >= mc.NUM_TABLE_ACTIONS:
+        return False
+    word = low if action < mc.HIGH else high
+    return (word >> (action % mc.HIGH)) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def nth_legal(low, high, n):
+    """The ``n``-th action id of the legal set ``(low, high)``, ascending."""
+    count_low = popcount(low)
+    return nth_set_bit(low, n) if n < count_low else mc.HIGH + nth_set_bit(high, n - count_low)
+
+
 @njit(cache=True)
 def mixed_deals(rules_array, deals, seed):
     """Play ``deals`` deals in which each action is, on a coin flip, the heuristic's or a
@@ -47,40 +65,41 @@ def mixed_deals(rules_array, deals, seed):
     at the target or a claim (``claim`` or ``marry-claim``) short of it.
     """
     rules = rules_array[0]
-    state_array = np.zeros(1, dtype=core.STATE_DTYPE)
-    view_array = np.zeros(1, dtype=core.STATE_DTYPE)
+    state_array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
+    view_array = np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
     state = state_array[0]
-    deck = core.sorted_deck(rules)
-    rng = core.seed_rng(seed)
+    deck = mc.sorted_deck(rules)
+    rng = seed_rng(seed)
     decisions = illegal = claim_errors = 0
     for _ in range(deals):
-        rng, dealer = core.shuffle_and_cut(deck, rng)
-        core.deal(state, rules, deck, dealer)
-        while state.phase != core.OVER:
+        rng, dealer = shuffle_and_cut(deck, rng, 2)
+        mc.deal(state, rules, deck, dealer)
+        while state.phase != mc.OVER:
             player = state.to_move
             view_array[:] = state_array
             worlds.hide_from(view_array, rules_array, player)
             action = heuristic_action(view_array[0], rules)
-            legal = core.legal_mask(state, rules)
+            low, high = mc.legal_masks(state, rules)
             decisions += 1
-            if action < 0 or action >= core.NUM_ACTIONS or not (legal >> action) & 1:
+            if not is_legal(low, high, action):
                 illegal += 1
-                action = nth_set_bit(legal, 0)
-            reached = core.total(state, rules, player) >= rules.target
-            if (legal >> core.A_CLAIM) & 1 and (action == core.A_CLAIM) != reached:
-                if not (action >= core.A_MARRY_CLAIM and not reached):
+                action = nth_legal(low, high, 0)
+            reached = mc.credited(state, rules, player) >= rules.target
+            marry_claim = mc.A_MARRY_CLAIM <= action < mc.A_MARRY_CLAIM + NUM_SUITS
+            if is_legal(low, high, mc.A_CLAIM) and (action == mc.A_CLAIM) != reached:
+                if not (marry_claim and not reached):
                     claim_errors += 1
-            if action >= core.A_MARRY_CLAIM:
-                value = core.marriage_value(state, rules, action - core.A_MARRY_CLAIM)
-                if state.tricks[player] == 0 or core.total(state, rules, player) + value < (
+            if marry_claim:
+                value = mc.marriage_value(state, rules, action - mc.A_MARRY_CLAIM)
+                if state.tricks[player] == 0 or mc.credited(state, rules, player) + value < (
                     rules.target
                 ):
                     claim_errors += 1
-            rng, coin = core.random_below(rng, 2)
+            rng, coin = random_below(rng, 2)
             if coin:
-                rng, choice = core.random_below(rng, popcount(legal))
-                action = nth_set_bit(legal, choice)
-            core.apply_action(state, rules, action)
+                rng, choice = random_below(rng, popcount(low) + popcount(high))
+                action = nth_legal(low, high, choice)
+            mc.apply_with_knowledge(state, rules, action)
     return decisions, illegal, claim_errors
 
 
@@ -88,17 +107,23 @@ def deck_for(game, hands, face_up, talon_top=(), dealer=D):
     """A deck dealing ``hands[p]`` to player p and ``face_up`` as the trump card; the
     talon starts with ``talon_top`` (top first), the other cards follow in card order."""
     rules = game.rule_array[0]
-    deck = [None] * int(rules["deck_size"])
+    size = int(rules["deck_size"])
+    face_up_position = int(rules["face_up_position"])
+    deck = [None] * size
     dealt = [hands[0].split(), hands[1].split()]
-    for k in range(2 * int(rules["hand_size"])):
-        player = 1 - dealer if rules["hand_owner"][k] == 0 else dealer
-        deck[rules["hand_positions"][k]] = dealt[player].pop(0)
+    talon_positions = []
+    for position in rules["deal_order"][:size]:  # hands, then the talon from its top
+        offset = int(rules["deal_seat"][position])  # seat offset from the non-dealer
+        if offset >= 0:
+            deck[position] = dealt[(1 - dealer + offset) % 2].pop(0)
+        elif position != face_up_position:
+            talon_positions.append(position)
     assert dealt == [[], []]
-    deck[rules["trump_position"]] = face_up
+    deck[face_up_position] = face_up
     used = {*hands[0].split(), *hands[1].split(), face_up, *talon_top}
     rest = [*talon_top, *(card_name(c) for c in game.deck_cards if card_name(c) not in used)]
-    for k, card in enumerate(rest):
-        deck[rules["talon_positions"][k]] = card
+    for position, card in zip(talon_positions, rest, strict=True):
+        deck[position] = card
     return deck
 
 
@@ -149,7 +174,7 @@ FIVE_TRICKS = [  # N: 11, 23, 37, 48, 60 card points, drawing after each trick
 
 def test_claims_exactly_when_the_target_is_reached():
     state = built("sixty_six", (STRONG_N, WEAK_D), "9S", FIVE_TRICKS, claim_mode="manual")
-    assert state.phase == core.PRE_DRAW and state.card_points[N] == 60
+    assert state.phase == mc.PRE_DRAW and state.card_points[N] == 60
     assert act(state) != "claim"
     state.apply("draw").apply("play KS").apply("play QD")  # the last draw: no pre-draw point
     assert state.card_points[N] == 67 and "claim" in state.legal_actions()
@@ -197,7 +222,7 @@ def test_exchanges_and_exchanges_on_the_close():
     hands = ("JS TC TD KH QC", "JC QD AH TS KS")
     assert act(built("schnapsen", hands, "AS")) == "exchange"
     state = built("sixty_six", ("AC AD AH TC TD TH", "9S JC 9D JD 9H JH"), "AS", ["close"])
-    assert state.phase == core.CLOSE_EXCHANGE and act(state) == "exchange-on-close"
+    assert state.phase == mc.CLOSE_EXCHANGE and act(state) == "exchange-on-close"
 
 
 def test_leads_its_sure_winners_in_the_strict_phase():

@@ -17,8 +17,9 @@ from sixtysix.agents import mcts, policies
 from test_agents import assert_blind_to_hidden_cards
 
 from sixtysix import agents
-from sixtysix.engine import core, solver
-from sixtysix.engine.actions import action_name, mask_to_actions, parse_action
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine import solver
+from sixtysix.engine.actions import action_name, masks_to_actions, parse_action
 from sixtysix.engine.worlds import sample_world_record
 
 SMALL = {"dmcts": "dmcts:iterations=300,worlds=3", "ismcts": "ismcts:iterations=300"}
@@ -130,13 +131,13 @@ def talon_open(record) -> bool:
 
 
 def is_over(record) -> bool:
-    return record[0]["phase"] == core.OVER
+    return record[0]["phase"] == mc.OVER
 
 
 def outcome(record) -> int:
     """Signed game points of an ended deal, player 0's view."""
-    winner, points = int(record[0]["winner"]), int(record[0]["game_points"])
-    return points if winner == 0 else -points if winner == 1 else 0
+    winners, scores = int(record[0]["winners"]), record[0]["scores"]
+    return int(scores[0]) if winners == 1 else -int(scores[1]) if winners == 2 else 0
 
 
 class Node:
@@ -162,7 +163,7 @@ class Reference:
 
     def world(self):
         spec = self.view.world_spec()
-        record = np.zeros(1, dtype=core.STATE_DTYPE)
+        record = np.zeros(1, dtype=mc.state_dtype(self.rules))
         draw_world(
             self.stream,
             record,
@@ -180,7 +181,7 @@ class Reference:
             return int(solver.solve_record(*args)[0])
         while not is_over(record):
             action = policies.policy_action_array(self.policy, 0.0, record, self.rules, self.stream)
-            assert core.apply_checked(record, self.rules, action)
+            assert mc.apply_checked(record, self.rules, action)
         return outcome(record)
 
     def score(self, parent: Node, child: Node) -> float:
@@ -199,7 +200,7 @@ class Reference:
                 else:
                     value = node.exact
                 break
-            legal = mask_to_actions(int(core.legal_mask_array(record, self.rules)))
+            legal = masks_to_actions(*map(int, mc.legal_masks_array(record, self.rules)))
             untried = [action for action in legal if action not in node.children]
             if untried:
                 action = untried[draw_below(self.stream, len(untried))]
@@ -212,7 +213,7 @@ class Reference:
                         node.children[a].available += 1
             path.append((node.children[action], int(record[0]["to_move"])))
             node = node.children[action]
-            assert core.apply_checked(record, self.rules, action)
+            assert mc.apply_checked(record, self.rules, action)
             if untried:
                 leaf = self.is_leaf(record)
                 value = self.value(record)

@@ -40,8 +40,8 @@ from test_worlds import canonical_truth, check_world, identity, random_deal_stat
 import sixtysix
 from sixtysix import view
 from sixtysix.commands import cli
-from sixtysix.engine import core
-from sixtysix.engine.cards import RANK_POINTS, card_name, mask_to_cards
+from sixtysix.engine import multi_core
+from sixtysix.engine.cards import RANK_POINTS, RANKS_PER_SUIT, card_name, mask_to_cards, parse_card
 
 N, D = 0, 1
 MINI = tuple(sixtysix.MINI_PRESETS)
@@ -76,7 +76,7 @@ def run(state: sixtysix.State, actions: str) -> sixtysix.State:
 
 
 def card_points_of(mask: int) -> int:
-    return sum(RANK_POINTS[card % 6] for card in mask_to_cards(mask))
+    return sum(RANK_POINTS[card % RANKS_PER_SUIT] for card in mask_to_cards(mask))
 
 
 # ---- the options ---------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_mini_presets_are_schnapsen_on_a_scaled_deck(preset):
     }
     game = sixtysix.Game(preset)
     assert len(game.deck_cards) == rules.deck == deck and rules.talon_size == talon
-    assert sum(RANK_POINTS[card % 6] for card in game.deck_cards) == points
+    assert sum(RANK_POINTS[card % RANKS_PER_SUIT] for card in game.deck_cards) == points
     assert (rules.target, rules.marriage_points) == (target, marriage)
     compiled = game.rule_array[0]
     assert (compiled["target"], compiled["marriage_points"]) == (target, marriage)
@@ -205,7 +205,7 @@ def test_rules_md_values_of_the_new_options_change_nothing(preset):
     )  # different RuleSet (ranks given), same game
     assert spelled.rules != plain.rules
     assert spelled.rule_array.tobytes() == plain.rule_array.tobytes()
-    assert core.random_playouts(spelled.rule_array, 20_000, 5) == core.random_playouts(
+    assert multi_core.random_playouts(spelled.rule_array, 20_000, 5) == multi_core.random_playouts(
         plain.rule_array, 20_000, 5
     )
     for seed in range(40):
@@ -243,12 +243,12 @@ def test_target_and_marriage_points_on_a_rules_md_preset():
 
 @njit(cache=True)
 def _scale_points(rules_array, loser_total, loser_tricks):
-    return core.scale_points(rules_array[0], loser_total, loser_tricks)
+    return multi_core.scale(rules_array[0], loser_total, loser_tricks)
 
 
 @njit(cache=True)
 def _failed_close_points(state_array, rules_array):
-    return core.failed_close_points(state_array[0], rules_array[0])
+    return multi_core.failed_close_points(state_array[0], rules_array[0])
 
 
 @pytest.mark.parametrize("preset", (*MINI, "sixty_six"))
@@ -278,7 +278,7 @@ def test_failed_close_by_closer_points_uses_half_the_target(preset):
     state = game.new_deal(seed=1)
     record = state.array[0]
     record["closed_by"] = 0
-    record["snap_tricks"] = 1
+    record["snap_tricks"][1] = 1  # the non-closer's
     schneider = game.rules.target // 2
     for points, expected in ((schneider - 1, 2), (schneider, 1)):
         record["points"][0] = points
@@ -297,7 +297,7 @@ def test_marriages_at_the_first_lead(preset):
     assert state.array[0]["marriage"][N] == marriage
     assert state.pending_marriage_points == (marriage, 0)  # no trick won yet
     assert state.led_card == "KD"
-    assert int(state.array[0]["shown"][N]) == 1 << 8  # QD, the partner, is known
+    assert int(state.array[0]["shown"][N]) == 1 << parse_card("QD")  # the partner is known
     state = arrange(preset, n=["QC", "KC"], face_up="JC")
     state.apply("marry QC")
     assert state.array[0]["marriage"][N] == 2 * marriage  # the trump marriage
@@ -310,7 +310,7 @@ def test_trump_exchange_at_the_first_lead(preset):
     state.apply("exchange")
     assert "KC" in state.hands[N] and "JC" not in state.hands[N]
     assert state.talon[-1] == "JC" and state.trump_card == "JC"
-    assert int(state.array[0]["shown"][N]) == 1 << 3  # KC came from the face-up card
+    assert int(state.array[0]["shown"][N]) == 1 << parse_card("KC")  # the face-up card
     assert "exchange" not in state.legal_actions()  # once: N no longer holds JC
     # After the first trick the talon holds fewer than 2 cards: no exchange any more.
     state = arrange(preset, n=["QD"], d=["JC", "KD"], face_up="KC")
@@ -426,7 +426,7 @@ def test_mini_2x3_failed_closes():
 
 def test_mini_2x3_has_no_last_trick_outcome():
     """Three tricks: whoever wins two holds 4 of the 6 cards, at least 10 points."""
-    low = sorted(RANK_POINTS[card % 6] for card in game_of("mini_2x3").deck_cards)
+    low = sorted(RANK_POINTS[card % RANKS_PER_SUIT] for card in game_of("mini_2x3").deck_cards)
     assert sum(low[:4]) >= SCALED["mini_2x3"][2]
 
 
@@ -481,9 +481,12 @@ def check_outcome(state: sixtysix.State) -> None:
         assert points == scale(totals[1 - winner], tricks[1 - winner])
     elif reason == "closer_claim":
         assert winner == closer and totals[winner] >= target
-        assert points == scale(int(record["snap_total"]), int(record["snap_tricks"]))
+        opponent = 1 - closer
+        assert points == scale(
+            int(record["snap_total"][opponent]), int(record["snap_tricks"][opponent])
+        )
     elif reason in ("opponent_claim_after_close", "failed_close"):
-        assert winner == 1 - closer and points == (3 if record["snap_tricks"] == 0 else 2)
+        assert winner == 1 - closer and points == (3 if record["snap_tricks"][winner] == 0 else 2)
         if reason == "failed_close":
             assert hands_empty and max(totals) < target
         else:
@@ -634,15 +637,10 @@ def test_worlds_of_mini_deals(preset, worlds_at_deal):
 def test_tensor_totals_are_divided_by_the_target(preset):
     state = arrange(preset, n=["QD", "KD"], d=["JD"], face_up="JC")
     run(state, "marry KD|play JD")  # N wins the trick: 6 points and the marriage count
-    offsets = dict(
-        zip(
-            (name for name, _ in view.NOW_BLOCKS),
-            itertools.accumulate((0, *(size for _, size in view.NOW_BLOCKS))),
-            strict=False,
-        )
-    )
+    layout = view.tensor_layout(state.game)
+    offsets = layout.now_offsets
     tensor = state.view(N).tensor()
-    assert tensor.shape == (view.TENSOR_SIZE,)
+    assert tensor.shape == (layout.size,)
     target = SCALED[preset][2]
     me, other = state.card_points
     assert me == 6 + SCALED[preset][3]

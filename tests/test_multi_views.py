@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import sixtysix
-from sixtysix.engine.multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS, card_name
+from sixtysix.engine.cards import card_name
+from sixtysix.engine.multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS
 
 PRESETS = [*TABLE_PRESETS, *TABLE_MINI_PRESETS]
 

@@ -13,7 +13,7 @@ import pytest
 
 import sixtysix
 from sixtysix import table_worlds
-from sixtysix.engine.multi_rules import card_name
+from sixtysix.engine.cards import card_name
 from sixtysix.table_worlds import count_worlds, enumerate_worlds, sample_worlds
 
 SMALL_MINIS = ["mini3_called_3x3", "mini4_called_2x4", "mini_na66_2"]

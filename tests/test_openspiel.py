@@ -13,9 +13,10 @@ import pytest
 
 import sixtysix
 from sixtysix import openspiel as sixtysix_openspiel
-from sixtysix.engine.actions import action_name
-from sixtysix.engine.cards import card_name
+from sixtysix.engine.actions import NUM_ACTIONS, action_name
+from sixtysix.engine.cards import NUM_CARDS, card_name, parse_card
 from sixtysix.engine.rules import MINI_PRESETS
+from sixtysix.view import tensor_layout
 
 ALL_PRESETS = tuple(sixtysix.PRESETS) + tuple(MINI_PRESETS)
 
@@ -84,8 +85,8 @@ def test_game_info_follows_the_rules():
     czech, schnapsen, mini = load("czech"), load("schnapsen"), load("mini_2x3")
     assert (czech.min_utility(), czech.max_utility()) == (-6.0, 6.0)  # failed close: 6
     assert (schnapsen.min_utility(), schnapsen.max_utility()) == (-3.0, 3.0)
-    assert schnapsen.num_distinct_actions() == sixtysix.engine.core.NUM_ACTIONS
-    assert schnapsen.max_chance_outcomes() == 24
+    assert schnapsen.num_distinct_actions() == NUM_ACTIONS
+    assert schnapsen.max_chance_outcomes() == NUM_CARDS
     assert schnapsen.max_game_length() == 3 * 10 + 5
     assert mini.max_game_length() == 3 * 3 + 5
     assert len(czech.information_state_tensor_shape()) == 1
@@ -159,8 +160,9 @@ def test_chance_outcomes_are_legal_and_sum_to_one_during_every_deal():
 
 def test_an_impossible_chance_outcome_is_refused():
     state = load("schnapsen").new_initial_state()
-    with pytest.raises(ValueError, match="invalid chance outcome 0"):
-        state.apply_action(0)  # the nine of clubs is not in the 20-card deck
+    nine = parse_card("9C")  # the nine of clubs is not in the 20-card deck
+    with pytest.raises(ValueError, match=f"invalid chance outcome {nine}"):
+        state.apply_action(nine)
 
 
 # ---- actions and returns ---------------------------------------------------------------------
@@ -226,8 +228,9 @@ def test_equal_information_tensors_exactly_when_equal_strings(preset):
 
 
 def test_observation_tensor_is_the_views_now_block():
-    now = sum(size for _, size in sixtysix.view.NOW_BLOCKS)
-    for state in random_states(load("sixty_six"), 2, seed=9):
+    game = load("sixty_six")
+    now = sum(size for _, size in tensor_layout(game.engine_game).now_blocks)
+    for state in random_states(game, 2, seed=9):
         if state.engine is None:
             continue
         for player in (0, 1):
@@ -240,8 +243,9 @@ def test_observers_have_named_pieces_and_reject_unsupported_types():
     game = load("schnapsen")
     info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     now = game.make_py_observer()
-    assert list(now.dict) == [name for name, _ in sixtysix.view.NOW_BLOCKS] + ["deal_progress"]
-    assert "tricks" in info.dict and len(info.tensor) == sixtysix.view.TENSOR_SIZE + 1
+    layout = tensor_layout(game.engine_game)
+    assert list(now.dict) == [name for name, _ in layout.now_blocks] + ["deal_progress"]
+    assert "tricks" in info.dict and len(info.tensor) == layout.size + 1
     with pytest.raises(ValueError, match="one player with public information"):
         game.make_py_observer(
             pyspiel.IIGObservationType(

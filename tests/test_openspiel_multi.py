@@ -15,8 +15,9 @@ import pytest
 import sixtysix
 from sixtysix import openspiel as sixtysix_openspiel
 from sixtysix.engine import multi_core as mc
-from sixtysix.engine.multi_actions import table_action_name
-from sixtysix.engine.multi_rules import card_name, make_table_rules
+from sixtysix.engine.actions import NUM_ACTIONS, action_name
+from sixtysix.engine.cards import NUM_CARDS, card_name
+from sixtysix.engine.multi_rules import make_table_rules
 from sixtysix.table_game import TABLE_PRESET_NAMES
 
 MAIN = ("snapszer3", "snapszer3_called", "snapszer4", "snapszer4_called", "na66", "na66_3")
@@ -116,8 +117,8 @@ def test_game_info_follows_the_preset(preset):
     rules = make_table_rules(preset)
     n = rules.num_players
     assert game.num_players() == n == sixtysix.Game(preset).num_players
-    assert game.num_distinct_actions() == mc.NUM_TABLE_ACTIONS == 117
-    assert game.max_chance_outcomes() == 32
+    assert game.num_distinct_actions() == NUM_ACTIONS == 117
+    assert game.max_chance_outcomes() == NUM_CARDS
     assert game.max_game_length() >= rules.deck
     kind = game.get_type()
     assert kind.min_num_players == kind.max_num_players == n
@@ -241,7 +242,7 @@ def test_chance_outcomes_sum_to_one_and_strings_name_the_cards():
             assert state.action_to_string(card) == f"deal {card_name(card)}"
             state.apply_action(card)
         for action in state.legal_actions():
-            assert state.action_to_string(action) == table_action_name(action)
+            assert state.action_to_string(action) == action_name(action)
         assert state.legal_actions() == state.engine.legal_action_ids()
 
 
@@ -404,7 +405,7 @@ def test_the_information_state_tensor_lists_every_action():
     ever = 0
     for hand in view.hand_history:
         ever |= hand
-    gained = plies[:, 4 + mc.NUM_TABLE_ACTIONS :].sum()
+    gained = plies[:, 4 + NUM_ACTIONS :].sum()
     assert gained == bin(ever & ~view.hand_at_deal).count("1") > 0  # draws (and exchanges)
     assert observer.dict["initial_hand"].sum() == 5
 

@@ -8,7 +8,8 @@ import pytest
 from conftest import game_of
 
 from sixtysix import agents
-from sixtysix.engine import core, solver, worlds
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine import solver, worlds
 from sixtysix.world_states import DeckPlan
 
 PRESETS = ("schnapsen", "sixty_six", "mini_2x4", "vu_schnapsen")
@@ -37,7 +38,7 @@ def world_of_record(view, record) -> tuple[int, list[int]]:
 def ranked_records(view) -> np.ndarray:
     """Every world of ``view`` by rank, as records."""
     spec = view.world_spec()
-    records = np.zeros(spec.count(), dtype=core.STATE_DTYPE)
+    records = np.zeros(spec.count(), dtype=mc.TWO_PLAYER_STATE_DTYPE)
     for rank in range(len(records)):
         worlds.ranked_world_record(
             rank,
@@ -123,7 +124,7 @@ def minimax(state, horizon: int) -> int:
         winner, points, _ = state.outcome
         return 0 if winner is None else points if winner == 0 else -points
     talon_open = record["closed_by"] < 0 and record["talon_end"] > record["talon_top"]
-    if record["tricks_done"] >= horizon and record["phase"] == core.LEAD and talon_open:
+    if record["tricks_done"] >= horizon and record["phase"] == mc.LEAD and talon_open:
         heuristic = agents.make("heuristic")
         playout = state.clone()
         while not playout.is_terminal:

@@ -29,8 +29,7 @@ import pytest
 from conftest import deck_of, game_of
 
 import sixtysix
-from sixtysix.engine import core
-from sixtysix.engine.core import CLOSE_EXCHANGE
+from sixtysix.engine import multi_core as mc
 
 N, D = 0, 1
 
@@ -116,7 +115,7 @@ def play(state, *actions):
     for step, action in enumerate(actions):
         if action not in NO_AUTO_DRAW and "draw" in state.legal_actions():
             state.apply("draw")
-        if action not in CLOSE_ANSWERS and state.phase == CLOSE_EXCHANGE:
+        if action not in CLOSE_ANSWERS and state.phase == mc.CLOSE_EXCHANGE:
             state.apply("pass")
         try:
             state.apply(action)
@@ -1470,7 +1469,7 @@ def test_r_a14_closer_threshold_is_33(closer_total, gp):
     game = sixtysix.Game("sixty_six", failed_close_penalty="by_closer_points")
     record = game.new_deal(seed=1).array[0]
     record["closed_by"] = 0
-    record["snap_tricks"] = 1
+    record["snap_tricks"][1] = 1  # the non-closer's tricks at the close
     record["tricks"][0] = 1
     record["points"][0] = closer_total
-    assert core.failed_close_points(record, game.rule_array[0]) == gp
+    assert mc.failed_close_points(record, game.rule_array[0]) == gp

@@ -1,11 +1,11 @@
 """The open-hand solver (``sixtysix.solve``, ``solve_actions``) against a naive minimax.
 
 ``minimax`` below is written for this test only and shares nothing with the
-solver but the game core: a plain exhaustive recursion over ``core.legal_mask``
-and ``core.apply_action`` on copies of the state record, with no pruning, no
+solver but the game core: a plain exhaustive recursion over ``multi_core.legal_masks``
+and ``multi_core.apply_action`` on copies of the state record, with no pruning, no
 move ordering and no transposition table. Player 0 maximizes, player 1
 minimizes, whoever ``state.to_move`` is (a player may act several times in a
-row); an ended deal is worth ``+game_points`` if player 0 won, ``-game_points``
+row); an ended deal is worth ``+scores[0]`` if player 0 won, ``-scores[1]``
 if player 1 did and 0 for a draw or no score. It counts the nodes it visits and
 gives up past a node cap, so a test keeps only positions whose full tree is small.
 
@@ -34,7 +34,8 @@ from conftest import finished_deal, snapshot
 from numba import njit
 
 import sixtysix
-from sixtysix.engine import core, solver
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine import solver
 from sixtysix.engine.actions import parse_action
 from sixtysix.engine.cards import card_name
 
@@ -89,21 +90,22 @@ def _minimax(stack, depth, rules, nodes, cap):
     """Exact value of ``stack[depth]`` (player 0's view); 0 once ``nodes[0]`` passes ``cap``."""
     state = stack[depth]
     nodes[0] += 1
-    if state.phase == core.OVER:
-        if state.winner == 0:
-            return state.game_points
-        if state.winner == 1:
-            return -state.game_points
+    if state.phase == mc.OVER:
+        if state.winners == 1:
+            return state.scores[0]
+        if state.winners == 2:
+            return -state.scores[1]
         return 0
     if nodes[0] > cap:
         return 0
-    legal = core.legal_mask(state, rules)
+    low, high = mc.legal_masks(state, rules)
     maximize = state.to_move == 0
     best = -1000 if maximize else 1000
-    for action in range(core.NUM_ACTIONS):
-        if (legal >> action) & 1:
+    for action in range(mc.NUM_TABLE_ACTIONS):
+        legal = (low >> action) & 1 if action < mc.HIGH else (high >> (action - mc.HIGH)) & 1
+        if legal:
             stack[depth + 1] = stack[depth]
-            core.apply_action(stack[depth + 1], rules, action)
+            mc.apply_action(stack[depth + 1], rules, action)
             value = _minimax(stack, depth + 1, rules, nodes, cap)
             best = max(best, value) if maximize else min(best, value)
     return best
@@ -111,7 +113,7 @@ def _minimax(stack, depth, rules, nodes, cap):
 
 def minimax(state: sixtysix.State, cap: int = NO_CAP) -> tuple[int | None, int]:
     """``(value, nodes)`` of ``state`` by exhaustive search; value None past ``cap`` nodes."""
-    stack = np.zeros(REF_DEPTH + 1, dtype=core.STATE_DTYPE)
+    stack = np.zeros(REF_DEPTH + 1, dtype=state.array.dtype)
     stack[0] = state.array[0]
     nodes = np.zeros(1, dtype=np.int64)
     value = _minimax(stack, 0, state.game.rule_array[0], nodes, cap)
@@ -259,10 +261,10 @@ def kinds(state: sixtysix.State) -> set[str]:
         "marry_claim": any(a.startswith("marry-claim") for a in legal),
         "exchange": "exchange" in legal,
         "claim": "claim" in legal,
-        "pre_draw": phase == core.PRE_DRAW,
-        "close_exchange": phase == core.CLOSE_EXCHANGE,
-        "final_claim": phase == core.FINAL_CLAIM,
-        "follow": phase == core.FOLLOW,
+        "pre_draw": phase == mc.PRE_DRAW,
+        "close_exchange": phase == mc.CLOSE_EXCHANGE,
+        "final_claim": phase == mc.FINAL_CLAIM,
+        "follow": phase == mc.FOLLOW,
         "open_talon": state.closed_by is None and bool(state.talon),
         "closed_talon": state.closed_by is not None,
         "exhausted_talon": state.closed_by is None and not state.talon,

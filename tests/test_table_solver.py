@@ -19,8 +19,8 @@ import pytest
 
 import sixtysix
 from sixtysix.engine import multi_core as mc
+from sixtysix.engine.actions import masks_to_actions
 from sixtysix.engine.cards import card_name
-from sixtysix.engine.multi_actions import masks_to_actions
 from sixtysix.engine.rules import table_rules_of
 from sixtysix.theory import table_solver as ts
 

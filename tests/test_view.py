@@ -19,9 +19,9 @@ from conftest import game_of
 
 import sixtysix
 from sixtysix import view
-from sixtysix.engine import core
-from sixtysix.engine.cards import card_name, mask_to_cards, mask_to_names, parse_card
-from sixtysix.view import TENSOR_SIZE, PlayerView
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine.cards import card_name, mask_to_cards, mask_to_names, parse_card, suit_cards
+from sixtysix.view import PlayerView, tensor_layout
 
 ALL_PRESETS = tuple(sixtysix.PRESETS)
 CLAIM_MODES = ("automatic", "manual", "optional_verified")  # automatic: every preset's own
@@ -35,7 +35,7 @@ def mask(*names: str) -> int:
 
 
 def suit_mask(suit: str) -> int:
-    return 0x3F << ("CDHS".index(suit) * 6)
+    return int(suit_cards("CDHS".index(suit)))
 
 
 def random_states(game: sixtysix.Game, seed: int):
@@ -56,18 +56,18 @@ def make_deck(game, dealer, hands, face_up, talon_top=()):
     card order.
     """
     rules = game.rule_array[0]
-    deck = [None] * int(rules["deck_size"])
-    non_dealer = 1 - dealer
-    dealt = [list(hands[0]), list(hands[1])]
-    for k in range(2 * int(rules["hand_size"])):
-        player = non_dealer if rules["hand_owner"][k] == 0 else dealer
-        deck[rules["hand_positions"][k]] = dealt[player].pop(0)
-    assert dealt == [[], []]
-    deck[rules["trump_position"]] = face_up
+    size, hand = int(rules["deck_size"]), int(rules["hand_size"])
+    order = [int(p) for p in rules["deal_order"][:size]]  # non-dealer, dealer, talon, face-up
+    deck = [None] * size
+    for offset, player in enumerate((1 - dealer, dealer)):
+        positions = sorted(order[offset * hand : (offset + 1) * hand])
+        for position, card in zip(positions, hands[player], strict=True):
+            deck[position] = card
+    deck[rules["face_up_position"]] = face_up
     used = {*hands[0], *hands[1], face_up, *talon_top}
     rest = list(talon_top) + [card_name(c) for c in game.deck_cards if card_name(c) not in used]
-    for k, card in enumerate(rest):
-        deck[rules["talon_positions"][k]] = card
+    for position, card in zip(order[2 * hand : size - 1], rest, strict=True):
+        deck[position] = card
     assert None not in deck
     return deck
 
@@ -183,12 +183,12 @@ def check_no_leak(state, v: PlayerView) -> None:
     assert record["hand"][v.player] == v.hand
     assert record["shown"][v.opponent] == v.known_opponent
     assert record["excluded"][v.opponent] & v.unknown == v.excluded_opponent
-    expected_talon = np.full(16, -1)
+    expected_talon = np.full(len(record["talon"]), -1)
     if v.talon_bottom is not None:
         expected_talon[record["talon_end"] - 1] = v.talon_bottom
     assert list(record["talon"]) == list(expected_talon)
     truth = state.array[0]
-    for field in core.STATE_DTYPE.names:
+    for field in record.dtype.names:
         if field not in ("hand", "talon", "shown", "excluded"):
             assert np.array_equal(record[field], truth[field]), field
     check_no_reference(state, v)
@@ -291,20 +291,36 @@ def test_equal_tensors_exactly_for_equal_keys():
     assert len(tensor_of_key) > 500 and indistinguishable > 500
 
 
-@pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_tensor_size_is_one_constant(preset):
-    state = game_of(preset).new_deal(seed=1)
+@pytest.mark.parametrize("preset", ALL_PRESETS + tuple(sixtysix.MINI_PRESETS))
+def test_tensor_size_is_the_packs(preset):
+    game = game_of(preset)
+    size = tensor_layout(game).size
+    assert size == 47 * len(game.deck_cards) + 187  # a card block per card of the pack
+    state = game.new_deal(seed=1)
     for v in (state.view(0), state.view(1)):
         tensor = v.tensor()
-        assert tensor.shape == (TENSOR_SIZE,) and tensor.dtype == np.float32
+        assert tensor.shape == (size,) and tensor.dtype == np.float32
 
 
-def test_tensor_layout_is_documented():
-    doc = view.__doc__
-    for name, size in view.NOW_BLOCKS + view.SLOT_BLOCKS + view.HISTORY_BLOCKS:
-        assert f"| {name} | {size} |" in doc, name
-    assert view.SLOT_SIZE * view.MAX_TRICKS == dict(view.HISTORY_BLOCKS)["tricks"]
-    assert TENSOR_SIZE == 259 + 48 + 12 * 84
+def documented_sizes() -> dict[str, str]:
+    """``block name -> size`` from the tables of the module docstring."""
+    rows = re.findall(r"^\| (\w+) \| ([^|]+) \|", view.__doc__, re.MULTILINE)
+    return {name: size.strip() for name, size in rows if name != "block"}
+
+
+@pytest.mark.parametrize("preset", ["sixty_six", "schnapsen", "mini_2x3"])
+def test_tensor_layout_is_documented(preset):
+    layout = tensor_layout(game_of(preset))
+    cards = len(layout.pack)
+    documented = documented_sizes()
+    blocks = layout.now_blocks + layout.history_blocks + layout.slot_blocks
+    assert [name for name, _ in blocks] == list(documented)
+    for name, size in blocks:
+        formula = re.sub(r"(\d*)P", lambda m: f"{m.group(1) or 1} * {cards}", documented[name])
+        assert eval(formula.replace("×", "*")) == size, name
+    assert layout.slot_size * view.MAX_TRICKS == dict(layout.history_blocks)["tricks"]
+    assert tensor_layout(game_of("sixty_six")).size == 259 + 48 + 12 * 84
+    assert tensor_layout(game_of("schnapsen")).size == 223 + 40 + 12 * 72
 
 
 def test_key_is_readable():
@@ -411,11 +427,13 @@ def test_a_marriage_that_claims_leads_nothing():
         f"{len(state.history)}. P{actor} {action}",
         f"over: P{actor} wins {v.outcome[1]} game points (claim)",
     ]
-    tensor = v.tensor()
-    slot = view.HISTORY_OFFSETS["tricks"] + state.tricks_played * view.SLOT_SIZE
-    assert tensor[slot + view.SLOT_OFFSETS["marriage"]] == 1
-    assert not tensor[slot : slot + 24].any()  # no card led
-    assert not tensor[view.NOW_OFFSETS["led"] : view.NOW_OFFSETS["led"] + 24].any()
+    tensor, layout = v.tensor(), tensor_layout(game)
+    cards = len(layout.pack)
+    slot = layout.history_offsets["tricks"] + state.tricks_played * layout.slot_size
+    assert tensor[slot + layout.slot_offsets["marriage"]] == 1
+    assert not tensor[slot : slot + cards].any()  # no card led
+    led = layout.now_offsets["led"]
+    assert not tensor[led : led + cards].any()
 
 
 def test_the_reference_check_finds_a_planted_reference():
@@ -444,7 +462,7 @@ def closed_deal(preset, hands, face_up="JS", actions=(), answer="pass"):
     game = game_of(preset)
     state = game.new_deal(deck=make_deck(game, D, hands, face_up), dealer=D)
     state.apply("close")
-    if answer and state.phase == core.CLOSE_EXCHANGE:
+    if answer and state.phase == mc.CLOSE_EXCHANGE:
         state.apply(answer)
     for action in actions:
         state.apply(action)

@@ -120,24 +120,11 @@ def add_core(kinds) -> None:
         action="store_true",
         help="also compile and run the hand-written C playout (sixty_six) and report the ratio",
     )
-    core.add_argument(
-        "--multi-core",
-        action="store_true",
-        help="play a two-player preset on the N-player core (engine.rules.table_rules_of): "
-        "the same rules and deals, to compare the two cores' speed",
-    )
 
 
 def run_core(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    if args.multi_core and args.preset in TABLE_PRESET_NAMES:
-        command.error(
-            f"argument --multi-core: not allowed with --preset {args.preset}: "
-            "it runs on the N-player core anyway; give a two-player preset"
-        )
     if not args.reference_c:
-        return print_result(
-            lambda: bench_core(args.preset, args.deals, args.seed, args.multi_core), args.json
-        )
+        return print_result(lambda: bench_core(args.preset, args.deals, args.seed), args.json)
     if args.preset != "sixty_six":
         command.error(
             f"argument --reference-c: not allowed with --preset {args.preset}: "
@@ -162,8 +149,9 @@ def add_solver(kinds) -> None:
     solver.add_argument(
         "--multi-core",
         action="store_true",
-        help="solve a two-player preset's deals on the table record (engine.table_search): "
-        "the same deals, to compare the two searches",
+        help="solve a two-player preset's deals with the search for 2-4 seats "
+        "(engine.table_search) instead of the two-player solver: the same deals, to compare "
+        "the two searches",
     )
 
 
@@ -171,7 +159,7 @@ def run_solver(command: argparse.ArgumentParser, args: argparse.Namespace) -> in
     if args.multi_core and args.preset in TABLE_PRESET_NAMES:
         command.error(
             f"argument --multi-core: not allowed with --preset {args.preset}: "
-            "it is solved on the table record anyway; give a two-player preset"
+            "it is solved by the search for 2-4 seats anyway; give a two-player preset"
         )
     check_deal_seeds(command, args.seed, args.deals)
     return print_result(

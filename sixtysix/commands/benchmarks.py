@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine import core, multi_core, solver
+from ..engine import multi_core, solver
 from ..engine.cards import card_name
 from ..engine.checks import check_integer, check_seed
-from ..engine.multi_rules import compile_table_rules
 from ..engine.rules import table_rules_of
 from ..game import Game
 from ..table_game import TableGame, TableState
@@ -37,27 +36,17 @@ def _check_playouts(deals, seed) -> tuple[int, int]:
     return check_integer(deals, "deals", 1, PLAYOUT_DEALS_LIMIT), check_seed(seed)
 
 
-def bench_core(
-    preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1, on_multi_core: bool = False
-) -> dict:
-    """Random playouts of ``deals`` deals inside numba, one process; compile time excluded.
-    The multi-player presets run on ``multi_core``, and a two-player one too with
-    ``on_multi_core`` (the same rules and deals; the random choices differ only where the two
-    cores number a decision's actions in another order, as exchange-or-pass after a close)."""
+def bench_core(preset: str = "sixty_six", deals: int = 1_000_000, seed: int = 1) -> dict:
+    """Random playouts of ``deals`` deals inside numba (``multi_core.random_playouts``), one
+    process; compile time excluded."""
     deals, seed = _check_playouts(deals, seed)
-    game = Game(preset)
-    kernel, rule_array = core, game.rule_array
-    if isinstance(game, TableGame):
-        kernel = multi_core
-    elif on_multi_core:
-        kernel, rule_array = multi_core, compile_table_rules(table_rules_of(game.rules))
-    kernel.random_playouts(rule_array, 10, seed)  # compile or load the cache first
+    rule_array = Game(preset).rule_array
+    multi_core.random_playouts(rule_array, 10, seed)  # compile or load the cache first
     start = time.perf_counter()
-    plies, game_points = kernel.random_playouts(rule_array, deals, seed)
+    plies, game_points = multi_core.random_playouts(rule_array, deals, seed)
     seconds = time.perf_counter() - start
     return {
         "preset": preset,
-        "core": kernel.__name__.rsplit(".", 1)[-1],
         "deals": deals,
         "seed": seed,
         "seconds": round(seconds, 6),
@@ -75,8 +64,9 @@ def bench_solver(
 ) -> dict:
     """Exact open-hand solves of whole deals from the first lead (deal seeds ``seed + i``).
 
-    A preset of the table engine, or a two-player one with ``on_multi_core`` (the same
-    deals on the table record), is solved by ``engine.table_search``: the decisions before
+    A two-player preset is solved by ``engine.solver``; a preset for more seats, or a
+    two-player one with ``on_multi_core`` (the same deals as a ``TableGame``), by
+    ``engine.table_search``: the decisions before
     the first lead (a call, announcements, bids) are each seat's first legal action; the
     value is seat 0's: ``solve``'s on a two-sided deal, else its paranoid value (a
     two-player value is player 0's too)."""
@@ -319,7 +309,8 @@ def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
         "c_deals_per_s": best_c["deals_per_s"],
         "c_plies_per_deal": best_c["plies_per_deal"],
         "ratio_to_c": round(best_numba["deals_per_s"] / best_c["deals_per_s"], 3),
-        # Both draw from the same xoshiro256** stream, so equal rules play equal deals.
+        # Both draw from the same xoshiro256** stream, so equal rules numbering each decision's
+        # actions in the same order play equal deals.
         "identical_play": best_numba["plies"] == best_c["plies"]
         and best_numba["game_points"] == best_c["checksum"],
     }

@@ -1,10 +1,11 @@
 """Cards: encoding, notation and bit masks.
 
 A card is an index ``card_index(suit, rank) = suit * RANKS_PER_SUIT + rank``
-with suits ``C D H S`` (0-3) and ranks ``9 J Q K T A`` (0-5, ascending
-strength), so within a suit a higher bit is a higher card. A set of cards is
-an integer mask with bit ``index`` set (24 bits are used; the kernels hold
-masks in int64). The small helpers below are numba functions, inlined into
+over the 32-card pack, with suits ``C D H S`` (0-3) and ranks ``7 8 9 J Q K T A``
+(0-7, ascending strength), so within a suit a higher bit is a higher card; a
+preset's pack is a subset (the 24-card pack has the ranks ``9 J Q K T A``). A
+set of cards is an integer mask with bit ``index`` set (32 bits; the kernels
+hold masks in int64). The small helpers below are numba functions, inlined into
 the kernels and callable from Python alike.
 """
 
@@ -14,13 +15,14 @@ import numpy as np
 from numba import njit
 
 SUITS = "CDHS"
-RANKS = "9JQKTA"
-NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
+RANKS = "789JQKTA"
+SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE = range(8)
 NUM_SUITS = len(SUITS)
 RANKS_PER_SUIT = len(RANKS)
-NUM_CARD_INDICES = NUM_SUITS * RANKS_PER_SUIT
-#: Card points by rank; the nine's value is a rule option (``nine_points``).
-RANK_POINTS = (0, 2, 3, 4, 10, 11)
+NUM_CARDS = NUM_SUITS * RANKS_PER_SUIT
+#: Card points by rank; the low ranks' value is a rule option (``nine_points``,
+#: ``low_card_points``).
+RANK_POINTS = (0, 0, 0, 2, 3, 4, 10, 11)
 #: Every card of one suit, as a mask of suit 0 (shift it with ``suit_cards``).
 SUIT_MASK = (1 << RANKS_PER_SUIT) - 1
 #: The queen and king of suit 0: a marriage (shift it with ``suit_shift``).
@@ -28,7 +30,7 @@ MARRIAGE_PAIR = (1 << QUEEN) | (1 << KING)
 #: The queen of every suit.
 QUEENS = sum(1 << (suit * RANKS_PER_SUIT + QUEEN) for suit in range(NUM_SUITS))
 #: The suit of each card index: a lookup beats a division in the kernels.
-SUIT_OF = np.array([card // RANKS_PER_SUIT for card in range(NUM_CARD_INDICES)], dtype=np.int64)
+SUIT_OF = np.array([card // RANKS_PER_SUIT for card in range(NUM_CARDS)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -64,9 +66,9 @@ def card_name(card: int) -> str:
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
-def parse_notation(text: str, ranks: str) -> tuple[int, int]:
+def parse_notation(text: str, ranks: str = RANKS) -> tuple[int, int]:
     """``(suit, rank)`` of card notation such as ``"QH"``, ``"qh"`` or ``"10S"``, the rank
-    an index of ``ranks`` (this module's, or the 32-card pack's of ``multi_rules``)."""
+    an index of ``ranks``."""
     if not isinstance(text, str):
         raise ValueError(f"a card must be a string like 'QH', got {text!r}")
     cleaned = text.strip().upper()
@@ -96,7 +98,7 @@ def parse_suit(text: str) -> int:
 
 def mask_to_cards(mask: int) -> list[int]:
     """Card indices in a mask, ascending."""
-    return [card for card in range(NUM_CARD_INDICES) if mask >> card & 1]
+    return [card for card in range(NUM_CARDS) if mask >> card & 1]
 
 
 def mask_to_names(mask: int) -> list[str]:

@@ -1,13 +1,16 @@
 """The ``heuristic`` policy: deterministic expert rules, in numba (the ``heuristic`` agent plays
 it; the solver's depth-limited search plays it out from its horizon).
 
-``heuristic_action(view, rules)`` reads only the record ``worlds.hide_from`` leaves the
-player to move: his own hand, the opponent's publicly shown cards and the cards known not
-to be in his hand, both players' won cards, points, marriages and tricks, the talon's size
-and its last (face-up or turned-down) card, the phase, the led card and the closer. From
-these it knows which cards are *unseen* (in the opponent's hand or the hidden talon) and
-which the opponent *may hold*: his shown cards plus the unseen ones he is not known to
-lack, and while the talon is open the face-up card too, as he may still draw it.
+``heuristic_action(view, rules)`` reads only the two-player deal record
+(``multi_core.TWO_PLAYER_STATE_DTYPE``; ``rules`` a ``TABLE_RULES_DTYPE`` record) that
+``worlds.hide_from`` leaves the player to move: his own hand, the opponent's publicly
+shown cards and the cards known not to be in his hand (``shown`` and ``excluded``, which
+``multi_core.apply_with_knowledge`` keeps), both players' won cards, points, marriages and
+tricks, the talon's size and its last (face-up or turned-down) card, the phase, the led
+card and the closer. From these it knows which cards are *unseen* (in the opponent's hand
+or the hidden talon) and which the opponent *may hold*: his shown cards plus the unseen
+ones he is not known to lack, and while the talon is open the face-up card too, as he may
+still draw it.
 
 Terms. A card of mine is a **master** when it beats, in its own suit, every card of that
 suit the opponent may hold. The **keep value** of a card is what holding it is worth
@@ -62,7 +65,7 @@ from numba import njit
 from .bits import popcount, trailing_zeros
 from .cards import (
     ACE,
-    NUM_CARD_INDICES,
+    NUM_CARDS,
     NUM_SUITS,
     QUEEN,
     QUEENS,
@@ -72,7 +75,7 @@ from .cards import (
     TEN,
     suit_cards,
 )
-from .core import (
+from .multi_core import (
     A_CLAIM,
     A_CLOSE,
     A_DRAW,
@@ -84,25 +87,25 @@ from .core import (
     CLOSE_EXCHANGE,
     FINAL_CLAIM,
     FOLLOW,
+    HIGH,
     PRE_DRAW,
-    follower_wins,
-    legal_mask,
+    beats,
+    credited,
+    legal_masks,
     marriage_value,
     talon_open,
-    talon_size,
-    total,
 )
-from .rules import CLAIM_AUTOMATIC
+from .multi_rules import CLAIM_AUTOMATIC
 from .worlds import unknown_cards
 
 #: Bit 0 of every suit: shifted by a rank, the mask of that rank in all suits.
 EVERY_SUIT = sum(1 << (suit * RANKS_PER_SUIT) for suit in range(NUM_SUITS))
-#: For a one-suit mask (6 bits): the ranks above its highest card (all six when empty).
+#: For a one-suit mask: the ranks above its highest card (every rank when empty).
 ABOVE_HIGHEST = np.array(
     [SUIT_MASK & ~((1 << m.bit_length()) - 1) for m in range(1 << RANKS_PER_SUIT)],
     dtype=np.int64,
 )
-CARD_MASK = (1 << NUM_CARD_INDICES) - 1
+CARD_MASK = (1 << NUM_CARDS) - 1
 ACES_AND_TENS = (EVERY_SUIT << ACE) | (EVERY_SUIT << TEN)
 
 TRUMP_KEEP = 16  # keep value of any trump
@@ -112,6 +115,18 @@ PARTNER_HOPE_KEEP = 3  # a king or queen whose partner may still be drawn
 LEAD_VALUE_SHARE = 0.5  # share of a marriage in hand that winning the lead is worth
 OPPONENT_SHARE = 0.5  # share of the opponent's average card credited to each sure trick
 WIN_DEAL = 1000  # weight of winning (or losing) the deal on this trick
+
+
+@njit(cache=True, inline="always")
+def _offered(high, action):
+    """Whether ``action``, an id of the high word, is in the legal set's high word."""
+    return (high >> (action - HIGH)) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def _talon_size(state):
+    """Cards left in the talon, the face-up card included."""
+    return state.talon_end - state.talon_top
 
 
 @njit(cache=True, inline="always")
@@ -251,32 +266,32 @@ def _should_close(state, rules, me, hand, possible):
 
 
 @njit(cache=True, inline="always")
-def _winning_marriage(state, rules, legal, me):
+def _winning_marriage(state, rules, low, high, me):
     """A declaration that takes the player to the target at once (rule 1), or -1: a
     ``marry-claim``, or under automatic claims the marriage lead the engine ends on."""
-    if not (legal >> A_MARRY) & CARD_MASK or state.tricks[me] == 0 or rules.marry_pending:
+    if not (low >> A_MARRY) & CARD_MASK or state.tricks[me] == 0 or rules.marry_pending:
         return -1
     if not rules.claim_after_marriage:
         return -1
-    need = rules.target - total(state, rules, me)
+    need = rules.target - credited(state, rules, me)
     for suit in range(NUM_SUITS):
         if marriage_value(state, rules, suit) < need:
             continue
-        if legal >> (A_MARRY_CLAIM + suit) & 1:
+        if _offered(high, A_MARRY_CLAIM + suit):
             return A_MARRY_CLAIM + suit
         if rules.claim_mode == CLAIM_AUTOMATIC:
-            marry = (legal >> (A_MARRY + suit * RANKS_PER_SUIT)) & SUIT_MASK
+            marry = (low >> (A_MARRY + suit * RANKS_PER_SUIT)) & SUIT_MASK
             if marry:
                 return A_MARRY + suit * RANKS_PER_SUIT + trailing_zeros(marry)
     return -1
 
 
 @njit(cache=True, inline="always")
-def _marriage_lead(state, rules, legal):
+def _marriage_lead(state, rules, low):
     """The biggest marriage, leading its queen where allowed (rules 4 and 6), or -1."""
     best = -1
     best_value = -1
-    marry = (legal >> A_MARRY) & CARD_MASK
+    marry = (low >> A_MARRY) & CARD_MASK
     while marry:
         card = trailing_zeros(marry)
         marry &= marry - 1
@@ -308,14 +323,14 @@ def _strict_lead(state, rules, me, hand, possible):
 
 
 @njit(cache=True, inline="always")
-def _lead(state, rules, legal, me, hand):
+def _lead(state, rules, low, high, me, hand):
     """Rules 2-4 and 6: the leader's turn."""
-    if legal >> A_EXCHANGE & 1:
+    if _offered(high, A_EXCHANGE):
         return A_EXCHANGE
     unseen, possible, bottom = _unknowns(state, rules, me)
-    if legal >> A_CLOSE & 1 and _should_close(state, rules, me, hand, possible & ~bottom):
+    if _offered(high, A_CLOSE) and _should_close(state, rules, me, hand, possible & ~bottom):
         return A_CLOSE
-    marriage = _marriage_lead(state, rules, legal)
+    marriage = _marriage_lead(state, rules, low)
     if marriage >= 0:
         return marriage
     if talon_open(state):
@@ -336,7 +351,7 @@ def _lead(state, rules, legal, me, hand):
 @njit(cache=True, inline="always")
 def _lead_value(state, rules, hand):
     """Rule 5: what winning the lead is worth to a follower who could then declare."""
-    if not (talon_size(state) > 2 and talon_open(state)) and not rules.marry_strict:
+    if not (_talon_size(state) > 2 and talon_open(state)) and not rules.marry_strict:
         return 0.0
     return LEAD_VALUE_SHARE * _marriages_points(state, rules, hand, True)
 
@@ -346,7 +361,7 @@ def _face_up_value(state, rules, unseen):
     """Rule 5 at the last draw, where the trick's loser takes the face-up card and the
     winner an unseen one: how much more the face-up card is worth (points and keep value)
     than the average unseen card."""
-    if not (talon_open(state) and talon_size(state) == 2):
+    if not (talon_open(state) and _talon_size(state) == 2):
         return 0.0
     face_up = state.talon[state.talon_end - 1]
     value = rules.card_points[face_up] + _keep_value(state, rules, face_up, 0, 0)
@@ -373,7 +388,7 @@ def _follow(state, rules, cards, me, hand):
         rest &= rest - 1
         points = rules.card_points[card]
         keep = _keep_value(state, rules, card, partnered, hopes)
-        if follower_wins(state, rules, led, card):
+        if beats(state, rules, card, led):
             score = led_points - keep + lead_value
             if points >= need_mine:
                 score += WIN_DEAL
@@ -405,26 +420,26 @@ def _unknowns(state, rules, me):
 def heuristic_action(state, rules):
     """The heuristic's action id in ``state``, a record blanked by ``worlds.hide_from`` for
     the player to move (rules 1-6 of the module docstring)."""
-    legal = legal_mask(state, rules)
+    low, high = legal_masks(state, rules)
     me = state.to_move
     phase = state.phase
     if phase == FOLLOW:
-        if legal >> A_EXCHANGE & 1:
+        if _offered(high, A_EXCHANGE):
             return A_EXCHANGE
-        if legal & (legal - 1) == 0:
-            return trailing_zeros(legal)
-        return _follow(state, rules, legal, me, state.hand[me])
-    if legal >> A_CLAIM & 1 and total(state, rules, me) >= rules.target:
+        if low & (low - 1) == 0:
+            return trailing_zeros(low)
+        return _follow(state, rules, low, me, state.hand[me])
+    if _offered(high, A_CLAIM) and credited(state, rules, me) >= rules.target:
         return A_CLAIM
     if phase == FINAL_CLAIM:
         return A_PASS
     if phase == CLOSE_EXCHANGE:
-        return A_EXCHANGE_ON_CLOSE if legal >> A_EXCHANGE_ON_CLOSE & 1 else A_PASS
+        return A_EXCHANGE_ON_CLOSE if _offered(high, A_EXCHANGE_ON_CLOSE) else A_PASS
     hand = state.hand[me]
     if phase == PRE_DRAW:
         _, possible, bottom = _unknowns(state, rules, me)
         return A_CLOSE if _should_close(state, rules, me, hand, possible & ~bottom) else A_DRAW
-    marriage = _winning_marriage(state, rules, legal, me)
+    marriage = _winning_marriage(state, rules, low, high, me)
     if marriage >= 0:
         return marriage
-    return _lead(state, rules, legal, me, hand)
+    return _lead(state, rules, low, high, me, hand)

@@ -5,17 +5,20 @@ sides, claims and scoring.
 A deal's state is one numpy record (``TABLE_STATE_DTYPE``, or ``TWO_PLAYER_STATE_DTYPE``
 for the two-player game: ``state_dtype`` picks it); the rules are the record of
 ``multi_rules.compile_table_rules``. Cards are indices over the 32-card pack
-(``multi_rules``). Action ids (117, so the legal set is two 64-bit words ``(low, high)``,
+(``cards``). Action ids (117, so the legal set is two 64-bit words ``(low, high)``,
 bit ``a`` of low for ``a < 64`` and bit ``a - 64`` of high otherwise):
 
 * ``0..31`` play card ``id``; ``32..63`` declare the marriage of the card's suit and lead
   card ``id - 32``; ``64..95`` call card ``id - 64``
-* ``96`` exchange, ``97`` close, ``98`` claim, ``99`` pass, ``100`` announce durchmars,
-  ``101`` announce betli, ``102..106`` bid 1..5
-* ``107..110`` marry-claim suit ``id - 107``; ``111..114`` meld suit ``id - 111`` (the
+* ``96`` exchange, ``97`` close, ``98`` claim, ``99`` exchange-on-close and ``100`` draw
+  (the two-player game's exchange on the opponent's close and its close before the draw,
+  ``TWO_PLAYER_OPTIONS``), ``101`` pass, ``102`` announce durchmars, ``103`` announce betli,
+  ``104..108`` bid 1..5
+* ``109..112`` marry-claim suit ``id - 109``; ``113..116`` meld suit ``id - 113`` (the
   leader's partner shows a marriage, RULES_MULTI M12)
-* ``115`` exchange-on-close, ``116`` draw: the two-player game's exchange on the
-  opponent's close and its close before the draw (``TWO_PLAYER_OPTIONS``)
+
+The ids of actions that can be legal together keep the order of the two-player game's
+first numbering, so a seeded random choice among them picks as it always did.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .bits import nth_set_bit, popcount, trailing_zeros
-from .core import random_below, seed_rng, shuffle_and_cut
+from .cards import NUM_CARDS, RANKS_PER_SUIT
 from .multi_rules import (
     CLAIM_AUTOMATIC,
     CLAIM_NONE,
@@ -38,8 +41,6 @@ from .multi_rules import (
     LEAD_EITHER,
     LEAD_KING,
     NO_ANNOUNCEMENTS,
-    NUM_CARDS,
-    RANKS_PER_SUIT,
     SIDES_CALLED,
     SIDES_CONTRACT,
     SIDES_FIXED,
@@ -49,6 +50,7 @@ from .multi_rules import (
     TRUMP_FIRST_LEAD,
     TRUMP_TURN_UP,
 )
+from .rng import random_below, seed_rng, shuffle_and_cut
 
 # ---- action ids -------------------------------------------------------------
 A_PLAY = 0
@@ -57,14 +59,14 @@ A_CALL = 64
 A_EXCHANGE = 96
 A_CLOSE = 97
 A_CLAIM = 98
-A_PASS = 99
-A_DURCHMARS = 100
-A_BETLI = 101
-A_BID = 101  # bid k is A_BID + k, k = 1..5
-A_MARRY_CLAIM = 107
-A_MELD = 111
-A_EXCHANGE_ON_CLOSE = 115
-A_DRAW = 116
+A_EXCHANGE_ON_CLOSE = 99
+A_DRAW = 100
+A_PASS = 101
+A_DURCHMARS = 102
+A_BETLI = 103
+A_BID = 103  # bid k is A_BID + k, k = 1..5
+A_MARRY_CLAIM = 109
+A_MELD = 113
 NUM_TABLE_ACTIONS = 117
 HIGH = 64  # the first action id of the high word
 
@@ -227,6 +229,12 @@ def state_dtype(rules_array: np.ndarray) -> np.dtype:
         and rules["announcements"] == NO_ANNOUNCEMENTS
     )
     return TWO_PLAYER_STATE_DTYPE if plain_two_seats else TABLE_STATE_DTYPE
+
+
+def copy_record(array: np.ndarray) -> np.ndarray:
+    """A copy of a record array, made as bytes: numpy's copy of a structured array is ~6x
+    slower."""
+    return array.view(np.uint8).copy().view(array.dtype)
 
 
 @njit(cache=True, inline="always")
@@ -620,7 +628,9 @@ def _beating(state, rules, cards):
 
 @njit(cache=True, inline="always")
 def follow_options(state, rules, hand):
-    """The cards of ``hand`` a follower may play to the current trick (1.7, M8e, M13, M14)."""
+    """The cards of ``hand`` a follower may play to the current trick (1.7, M8e, M13, M14).
+    The trump duty binds a void follower (1.7); in the two-player game, where following
+    suit may be off, every follower of a plain lead (RULES 6.2)."""
     led_suit = suit_of(state.led)
     same = hand & suit_cards(led_suit)
     if announced(state) == BETLI:
@@ -637,7 +647,8 @@ def follow_options(state, rules, hand):
             return higher
     if rules.must_follow and same:
         return same
-    if not same and rules.must_trump and state.trump >= 0:
+    duty = not same or (two_player_game(state) and led_suit != state.trump)
+    if rules.must_trump and state.trump >= 0 and duty:
         trumps = hand & suit_cards(state.trump)
         if trumps:
             winning_trump = suit_of(state.winning) == state.trump
@@ -677,12 +688,13 @@ def follow_exclusions(state, rules, played):
         if card & higher:
             return excluded
         excluded |= higher
-    if not rules.must_follow:
-        return excluded
-    if card & led_cards:
-        return excluded
-    excluded |= led_cards
-    if not rules.must_trump or state.trump < 0:
+    if rules.must_follow:
+        if card & led_cards:
+            return excluded
+        excluded |= led_cards
+    elif not two_player_game(state):
+        return excluded  # a card off both suits: void of the led suit, or holding it
+    if not rules.must_trump or state.trump < 0 or led_suit == state.trump:
         return excluded
     trumps = suit_cards(state.trump)
     over = _beating(state, rules, trumps)
@@ -1003,6 +1015,7 @@ def _resolve_trick(state, rules):
     state.won[winner] |= state.trick_cards
     state.tricks_done += 1
     state.last_winner = winner
+    state.leader = winner
     state.led = -1
     state.winning = -1
     state.trick_cards = 0
@@ -1017,11 +1030,9 @@ def _resolve_trick(state, rules):
         if _claim_offered(state, rules, winner, 0):
             state.phase = FINAL_CLAIM
             state.to_move = winner
-            state.leader = winner
         else:
             _end_of_cards(state, rules)
         return
-    state.leader = winner
     if talon_open(state):
         if (
             rules.close_before_draw
@@ -1284,7 +1295,7 @@ def apply_with_knowledge(state, rules, action):
             excluded = follow_exclusions(state, rules, card)
     elif action == A_EXCHANGE or action == A_EXCHANGE_ON_CLOSE:
         shown = np.int64(1) << state.talon[state.talon_end - 1]  # the card he takes
-    elif A_MARRY_CLAIM <= action < A_EXCHANGE_ON_CLOSE:  # a marry-claim or a meld
+    elif action >= A_MARRY_CLAIM:  # a marry-claim or a meld
         suit = action - (A_MELD if action >= A_MELD else A_MARRY_CLAIM)
         shown = np.int64(PAIR) << (suit * RANKS_PER_SUIT)
     top = state.talon_top
@@ -1368,7 +1379,7 @@ def seeded_deal(deck, seed, num_players):
 def random_playouts(rules_array, deals, seed):
     """Play ``deals`` deals with uniformly random actions; returns (plies, game points)."""
     state_array = np.zeros(1, dtype=state_dtype(rules_array))
-    return _random_playouts(state_array, rules_array, deals, seed)
+    return _random_playouts(state_array, rules_array, deals, np.uint64(seed))
 
 
 @njit(cache=True)

@@ -1,10 +1,9 @@
 """The rules of the games for two to four seats of docs/rules.md "Three and four players"
 (the specification is RULES_MULTI): options, the named presets, validation and compilation.
 
-The multi-player engine numbers cards over the 32-card pack: ``card = suit * 8 + rank``
-with suits ``C D H S`` and ranks ``7 8 9 J Q K T A`` (ascending), so a set of cards is
-a 32-bit mask. A :class:`TableRules` is frozen and validated; :func:`compile_table_rules`
-turns it into the record the kernels of ``multi_core`` read.
+Cards are the indices of ``cards`` over the 32-card pack. A :class:`TableRules` is frozen
+and validated; :func:`compile_table_rules` turns it into the record the kernels of
+``multi_core`` read.
 """
 
 from __future__ import annotations
@@ -15,37 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import parse_notation
+from .cards import NUM_CARDS, RANK_POINTS, RANKS, RANKS_PER_SUIT
 from .checks import is_integer, normalize_numbers
 
-SUITS = "CDHS"
-RANKS = "789JQKTA"
-RANKS_PER_SUIT = len(RANKS)
-NUM_CARDS = len(SUITS) * RANKS_PER_SUIT
-RANK_POINTS = {"7": 0, "8": 0, "9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 LOW_RANKS = "789"
 #: Trick strength of each rank in betli's Ulti ranking (A K Q J T 9 8 7, RULES_MULTI 6.4).
 ULTI_STRENGTH = {"7": 0, "8": 1, "9": 2, "T": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
-
-
-def card_index(suit: int, rank: int) -> int:
-    """Index of the card of ``suit`` and ``rank`` (Python; the kernels compute it inline)."""
-    return suit * RANKS_PER_SUIT + rank
-
-
-def card_name(card: int) -> str:
-    """Notation of a card index, for example ``"TS"``."""
-    return RANKS[card % RANKS_PER_SUIT] + SUITS[card // RANKS_PER_SUIT]
-
-
-def parse_card(text) -> int:
-    """Card index from notation such as ``"QH"``, ``"7s"`` or ``"10S"``."""
-    return card_index(*parse_notation(text, RANKS))
-
-
-def mask_names(mask: int) -> list[str]:
-    """The cards of a mask as strings, in Python's sorted order."""
-    return sorted(card_name(card) for card in range(NUM_CARDS) if mask >> card & 1)
 
 
 # Valid values of every enumerated option, in the order compiled to integers.
@@ -208,7 +182,7 @@ class TableRules:
     def deck_cards(self) -> list[int]:
         """Indices of the cards in play, ascending."""
         ranks = [RANKS.index(rank) for rank in self.deck_ranks]
-        return [card_index(suit, rank) for suit in range(self.suits) for rank in ranks]
+        return [suit * RANKS_PER_SUIT + rank for suit in range(self.suits) for rank in ranks]
 
     @property
     def talon_size(self) -> int:
@@ -700,7 +674,7 @@ def _fill_card_tables(record, rules: TableRules) -> None:
     strength = [card % RANKS_PER_SUIT for card in range(NUM_CARDS)]  # the rank's index
     for card in range(NUM_CARDS):
         rank = RANKS[card % RANKS_PER_SUIT]
-        record["card_points"][card] = low if rank in LOW_RANKS else RANK_POINTS[rank]
+        record["card_points"][card] = low if rank in LOW_RANKS else RANK_POINTS[RANKS.index(rank)]
         record["betli_strength"][card] = (
             strength[card] if rules.betli_ranking == "normal" else ULTI_STRENGTH[rank]
         )

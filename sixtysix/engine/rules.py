@@ -5,7 +5,8 @@ presets for exact game theory (docs/mini_presets.md), made by the options
 ``ranks``, ``suits``, ``target`` and ``marriage_points``.
 
 A :class:`RuleSet` is frozen and validated; :func:`compile_rules` turns it into
-the numpy record the numba kernels read (``RULES_DTYPE``).
+the numpy record the numba kernels read, through the same deal rules for the N-player
+engine (:func:`table_rules_of`).
 """
 
 from __future__ import annotations
@@ -16,18 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import (
-    JACK,
-    NINE,
-    NUM_CARD_INDICES,
-    NUM_SUITS,
-    RANK_POINTS,
-    RANKS,
-    RANKS_PER_SUIT,
-    card_index,
-)
+from .cards import RANK_POINTS, RANKS, card_index
 from .checks import is_integer, normalize_numbers
-from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS, TableRules
+from .multi_rules import TABLE_MINI_PRESETS, TABLE_PRESETS, TableRules, compile_table_rules
+
+#: The ranks of the two-player packs, low to high (the 24-card pack; the 20-card one has no
+#: nine, and ``ranks`` picks others from these).
+PACK_RANKS = "9JQKTA"
 
 # Valid values of every enumerated option, in the order compiled to integers.
 CHOICES: dict[str, tuple] = {
@@ -143,8 +139,8 @@ class RuleSet:
 
     @property
     def deck_ranks(self) -> str:
-        """The ranks in play, in ``RANKS`` order: ``ranks``, or those of the pack ``deck``."""
-        return self.ranks or (RANKS if self.deck == 24 else RANKS[1:])
+        """The ranks in play, low to high: ``ranks``, or those of the pack ``deck``."""
+        return self.ranks or (PACK_RANKS if self.deck == 24 else PACK_RANKS[1:])
 
     @property
     def deck_cards(self) -> list[int]:
@@ -388,11 +384,11 @@ def _validate_deck(rules: RuleSet) -> None:
     """``ranks`` and ``suits``, and ``deck`` against them when ranks are given."""
     ranks = rules.ranks
     if not isinstance(ranks, str) or (
-        ranks and (len(ranks) < 2 or "".join(r for r in RANKS if r in ranks) != ranks)
+        ranks and (len(ranks) < 2 or "".join(r for r in PACK_RANKS if r in ranks) != ranks)
     ):
         raise ValueError(
             f"invalid value {ranks!r} for rule option 'ranks': valid values are '' (the pack "
-            f"of deck=24 or deck=20) or at least 2 of the ranks {RANKS!r}, each once, in that "
+            f"of deck=24 or deck=20) or at least 2 of the ranks {PACK_RANKS!r}, each once, in that "
             "order (e.g. 'JQK')"
         )
     suits = rules.suits
@@ -434,14 +430,7 @@ _MATCH_OPTIONS = ("next_dealer", "match_target", "match_shutout_double", "draw_b
 
 def table_rules_of(rules: RuleSet) -> TableRules:
     """The same deal rules for the N-player engine: two seats, each for himself, with the
-    two-player options of ``multi_rules.TWO_PLAYER_OPTIONS``. The one combination that
-    engine plays otherwise is refused: following suit off with the trump duty on (RULES
-    6.2 has a follower who holds the led suit trump, RULES_MULTI 1.7 only a void one)."""
-    if rules.strict_must_trump and not rules.strict_must_follow:
-        raise ValueError(
-            "strict_must_follow=False with strict_must_trump=True has no counterpart in the "
-            "N-player engine (its trump duty is a void follower's)"
-        )
+    two-player options of ``multi_rules.TWO_PLAYER_OPTIONS``."""
     if rules.deal_pattern.startswith("alternate"):  # singles, the pack's last card face up
         pattern = " ".join(["P1"] * rules.hand_size + ["TL"])
     else:  # each "Nk Dk" pair deals k cards to both seats, non-dealer first: "Pk"
@@ -463,159 +452,7 @@ def table_rules_of(rules: RuleSet) -> TableRules:
     )
 
 
-# Destinations of deck positions in the compiled deal pattern.
-TO_NON_DEALER, TO_DEALER, TO_TRUMP, TO_TALON = range(4)
-
-
-def deal_destinations(rules: RuleSet) -> list[int]:
-    """Where each deck position goes: non-dealer, dealer, trump card or talon."""
-    if rules.deal_pattern.startswith("alternate"):
-        hands = [TO_NON_DEALER, TO_DEALER] * rules.hand_size
-        return hands + [TO_TALON] * (rules.talon_size - 1) + [TO_TRUMP]
-    codes = {"N": TO_NON_DEALER, "D": TO_DEALER, "T": TO_TRUMP}
-    dest = [codes[who] for who, count in _pattern_steps(rules.deal_pattern) for _ in range(count)]
-    return dest + [TO_TALON] * (rules.deck - len(dest))
-
-
-# Fields of the compiled rule record the kernels read (all int64).
-RULE_FIELDS = (
-    "nine_points",
-    "trick_rule",
-    "exchange_rank",
-    "exchange_any_time",
-    "exchange_needs_trick",
-    "exchange_min_talon",
-    "exchange_on_close",
-    "marry_first_lead",
-    "marry_strict",
-    "marry_closing_turn",
-    "marry_lead_card",
-    "marry_pending",
-    "claim_after_marriage",
-    "closing",
-    "close_first_lead",
-    "close_min_talon",
-    "close_before_draw",
-    "last_trick_bonus",
-    "target",
-    "marriage_points",
-    "max_total",
-    "exhausted_rule",
-    "must_follow",
-    "must_head",
-    "must_trump",
-    "claim_mode",
-    "false_claim",
-    "scale",
-    "schwarz",
-    "closer_basis",
-    "opponent_out",
-    "failed_close",
-    "deck_size",
-    "deck_mask",
-    "hand_size",
-)
-RULES_DTYPE = np.dtype(
-    [(name, np.int64) for name in RULE_FIELDS]
-    + [
-        ("hand_positions", np.int64, (12,)),  # deck positions dealt to the hands, in order
-        ("hand_owner", np.int64, (12,)),  # 0: to the non-dealer, 1: to the dealer
-        ("talon_positions", np.int64, (16,)),  # deck positions of the talon, top first
-        ("trump_position", np.int64),  # deck position of the face-up trump card
-        ("card_points", np.int64, (NUM_CARD_INDICES,)),
-    ],
-    align=True,
-)
-
-
-def option_code(option: str, value) -> int:
-    """The integer a value of an enumerated option compiles to: its place in ``CHOICES``."""
-    return CHOICES[option].index(value)
-
-
-# Integer codes of enumerated options, as compiled (the kernels compare against these).
-TRICK_STANDARD = option_code("trick_winner_rule", "standard")
-TRICK_VALUE_OPEN = option_code("trick_winner_rule", "value_open_phase")
-TRICK_VALUE_ALWAYS = option_code("trick_winner_rule", "value_always")
-LEAD_EITHER = option_code("marriage_lead_card", "either")
-LEAD_KING = option_code("marriage_lead_card", "king")
-LEAD_QUEEN = option_code("marriage_lead_card", "queen")
-EXHAUSTED_HIGHER_TOTAL = option_code("exhausted_no_claim_rule", "higher_total_wins")
-EXHAUSTED_LAST_TRICK = option_code("exhausted_no_claim_rule", "last_trick_winner")
-EXHAUSTED_NO_SCORE = option_code("exhausted_no_claim_rule", "no_score")
-CLAIM_MANUAL = option_code("claim_mode", "manual")
-CLAIM_OPTIONAL_VERIFIED = option_code("claim_mode", "optional_verified")
-CLAIM_AUTOMATIC = option_code("claim_mode", "automatic")
-FALSE_CLAIM_FIXED_2 = option_code("false_claim_penalty", "fixed_2")
-FALSE_CLAIM_TWO_OR_THREE = option_code("false_claim_penalty", "two_or_three")
-SCALE_STANDARD = option_code("game_point_scale", "standard")
-SCALE_CZECH = option_code("game_point_scale", "czech")
-SCHWARZ_NO_TRICKS = option_code("schwarz_basis", "no_tricks")
-SCHWARZ_ZERO_POINTS = option_code("schwarz_basis", "zero_points")
-CLOSER_AT_END = option_code("closer_win_basis", "at_end")
-CLOSER_AT_CLOSE = option_code("closer_win_basis", "at_close")
-OPPONENT_OUT_AS_FAILED_CLOSE = option_code("opponent_out_after_close", "as_failed_close")
-OPPONENT_OUT_FIXED_2 = option_code("opponent_out_after_close", "fixed_2")
-FAILED_TWO_OR_THREE = option_code("failed_close_penalty", "two_or_three_by_tricks_at_close")
-FAILED_ALWAYS_3 = option_code("failed_close_penalty", "always_3")
-FAILED_BY_CLOSER_POINTS = option_code("failed_close_penalty", "by_closer_points")
-FAILED_CZECH = option_code("failed_close_penalty", "czech_6_or_3")
-
-
 def compile_rules(rules: RuleSet) -> np.ndarray:
-    """A one-element ``RULES_DTYPE`` array: the rule numbers the kernels read."""
-    code = {name: option_code(name, getattr(rules, name)) for name in CHOICES if name != "deck"}
-    deck_mask = sum(1 << card for card in rules.deck_cards)
-    values = dict(
-        nine_points=rules.nine_points,
-        trick_rule=code["trick_winner_rule"],
-        exchange_rank=NINE if rules.exchange_rank == "9" else JACK,
-        exchange_any_time=code["exchange_timing"],
-        exchange_needs_trick=rules.exchange_requires_trick_won,
-        exchange_min_talon=rules.exchange_min_talon,
-        exchange_on_close=rules.exchange_on_opponent_close,
-        marry_first_lead=rules.marriage_on_first_lead,
-        marry_strict=rules.marriage_in_strict_phase,
-        marry_closing_turn=rules.marriage_on_closing_turn,
-        marry_lead_card=code["marriage_lead_card"],
-        marry_pending=code["marriage_points_validation"],
-        claim_after_marriage=rules.claim_after_marriage,
-        closing=rules.closing_allowed,
-        close_first_lead=rules.close_on_first_lead,
-        close_min_talon=rules.close_min_talon,
-        close_before_draw=rules.close_before_draw,
-        last_trick_bonus=rules.last_trick_bonus,
-        target=rules.target,
-        marriage_points=rules.marriage_points,
-        max_total=rules.max_total,
-        exhausted_rule=code["exhausted_no_claim_rule"],
-        must_follow=rules.strict_must_follow,
-        must_head=rules.strict_must_head and rules.strict_must_follow,
-        must_trump=rules.strict_must_trump,
-        claim_mode=code["claim_mode"],
-        false_claim=code["false_claim_penalty"],
-        scale=code["game_point_scale"],
-        schwarz=code["schwarz_basis"],
-        closer_basis=code["closer_win_basis"],
-        opponent_out=code["opponent_out_after_close"],
-        failed_close=code["failed_close_penalty"],
-        deck_size=rules.deck,
-        deck_mask=deck_mask,
-        hand_size=rules.hand_size,
-    )
-    compiled = np.zeros(1, dtype=RULES_DTYPE)
-    for name in RULE_FIELDS:  # a field without a value is a KeyError, not a silent 0
-        compiled[0][name] = int(values[name])
-    dest = deal_destinations(rules)
-    hand_positions = [i for i, where in enumerate(dest) if where in (TO_NON_DEALER, TO_DEALER)]
-    talon_positions = [i for i, where in enumerate(dest) if where == TO_TALON]
-    compiled[0]["hand_positions"][: len(hand_positions)] = hand_positions
-    compiled[0]["hand_owner"][: len(hand_positions)] = [dest[i] for i in hand_positions]
-    compiled[0]["talon_positions"][: len(talon_positions)] = talon_positions
-    compiled[0]["trump_position"] = dest.index(TO_TRUMP)
-    compiled[0]["card_points"] = [
-        rules.nine_points if rank == NINE else RANK_POINTS[rank]
-        for _ in range(NUM_SUITS)
-        for rank in range(RANKS_PER_SUIT)
-    ]
-    return compiled
+    """The record the kernels read (``multi_rules.TABLE_RULES_DTYPE``): the two-player
+    game runs on the same kernels as the games for more seats."""
+    return compile_table_rules(table_rules_of(rules))

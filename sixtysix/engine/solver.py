@@ -3,7 +3,9 @@
 ``solve(state)`` gives the minimax value of a perfect-information state (every
 card and the talon order known) in game points of the deal, from player 0's
 point of view (+g: player 0 wins g game points, -g: player 1 does, 0: a draw or
-no score), under the preset's full scoring, and a best action.
+no score), under the preset's full scoring, and a best action. States are the
+two-player table record (``multi_core.TWO_PLAYER_STATE_DTYPE``), rules the
+``TABLE_RULES_DTYPE`` record, actions the ``multi_core`` ids.
 ``solve_actions(state)`` gives the value of every legal action, and ``solve_worlds``
 the value of every action in each world of a player's view (``sixtysix.engine.worlds``):
 the world loop of the ``pimc`` agent and of the closing references.
@@ -13,12 +15,16 @@ one compiled call solves a whole deal without touching Python. A *horizon*
 (a number of tricks played, ``NO_HORIZON`` for none) makes it depth-limited:
 a lead position reached with the talon still open and at least ``horizon``
 tricks played is not searched but valued by playing it out with the
-heuristic policy (``sixtysix.engine.heuristic``) on both sides. Once the talon is
-closed or exhausted the search is always exact. Player 0
+heuristic policy (``sixtysix.engine.heuristic``) on both sides; as that policy reads
+the public knowledge of the hands (``shown``, ``excluded``), a depth-limited search
+keeps it up to date while the talon is open and in its playouts
+(``multi_core.apply_with_knowledge``). Once the talon is closed or exhausted the
+search is always exact. Player 0
 maximizes and player 1 minimizes; a player may act several times in a row
-(exchange, close, then lead). The transposition table keys are exact (two
-64-bit words hold every field that matters to the rest of the deal), and each
-entry keeps a lower and an upper bound on the value.
+(exchange, close, then lead). The transposition table holds positions at the start
+of a leader's turn; its keys are exact (two 64-bit words hold every field that
+matters there to the rest of the deal: ``_table_key``), and each entry keeps a
+lower and an upper bound on the value.
 """
 
 from __future__ import annotations
@@ -28,16 +34,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine import core
-from .actions import action_name, mask_to_actions
+from . import multi_core as mc
+from .actions import action_name, masks_to_actions
 from .bits import masked_sum, popcount, trailing_zeros
 from .cards import QUEENS, SUIT_OF, suit_cards
 from .heuristic import heuristic_action
-from .rules import CLAIM_AUTOMATIC, CLOSER_AT_CLOSE, OPPONENT_OUT_FIXED_2
+from .multi_rules import CLAIM_AUTOMATIC
 from .worlds import world_record
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
-MAX_MOVES = 64
+MAX_MOVES = 64  # more than a two-player position has legal actions
 NO_BOUND = 63  # beyond every game-point value: "no bound"; bounds are packed in 7 bits
 UNSEEN = 1 << 40  # beyond every value: the best value of a node before its first child
 TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
@@ -62,7 +68,7 @@ FRAME_DTYPE = np.dtype(
 class Workspace(NamedTuple):
     """Buffers of one solver: the state stack, move lists, search frames, the table."""
 
-    stack: np.ndarray  # STATE_DTYPE records, one per depth
+    stack: np.ndarray  # TWO_PLAYER_STATE_DTYPE records, one per depth
     words: np.ndarray  # the same memory as int64 rows, for fast copies
     moves: np.ndarray  # ordered moves per depth
     scores: np.ndarray  # move-ordering scores (scratch)
@@ -82,7 +88,7 @@ def new_workspace(table_bits: int = TT_BITS_DEFAULT) -> Workspace:
     """Allocate a solver workspace with a transposition table of ``2**table_bits`` entries."""
     if not 10 <= table_bits <= 28:
         raise ValueError(f"invalid table_bits {table_bits!r}: choose 10 to 28")
-    stack = np.zeros(MAX_DEPTH + 1, dtype=core.STATE_DTYPE)
+    stack = np.zeros(MAX_DEPTH + 1, dtype=mc.TWO_PLAYER_STATE_DTYPE)
     size = 1 << table_bits
     return Workspace(
         stack=stack,
@@ -97,12 +103,8 @@ def new_workspace(table_bits: int = TT_BITS_DEFAULT) -> Workspace:
 
 @njit(cache=True, inline="always")
 def signed_outcome(state):
-    """Game points of an ended deal from player 0's point of view."""
-    if state.winner == 0:
-        return state.game_points
-    if state.winner == 1:
-        return -state.game_points
-    return 0
+    """Game points of an ended deal from player 0's point of view (only a winner scores)."""
+    return state.scores[0] - state.scores[1]
 
 
 @njit(cache=True, inline="always")
@@ -116,24 +118,24 @@ def value_bounds(state, rules):
     who cannot reach the target even with every card left cannot win at all. Elsewhere
     ``(-NO_BOUND, NO_BOUND)``.
     """
-    if rules.claim_mode != CLAIM_AUTOMATIC or core.talon_open(state):
+    if rules.claim_mode != CLAIM_AUTOMATIC or mc.talon_open(state):
         return -NO_BOUND, NO_BOUND
     closer = state.closed_by
     if closer < 0:  # exhausted: a claim or the end of the cards, scored by the scale
-        most_for_0 = core.scale_points(rules, core.total(state, rules, 1), state.tricks[1])
-        most_for_1 = core.scale_points(rules, core.total(state, rules, 0), state.tricks[0])
+        most_for_0 = mc.scale(rules, mc.credited(state, rules, 1), state.tricks[1])
+        most_for_1 = mc.scale(rules, mc.credited(state, rules, 0), state.tricks[0])
         return -most_for_1, most_for_0
     other = 1 - closer
-    most_for_other = core.failed_close_points(state, rules)
-    if rules.opponent_out == OPPONENT_OUT_FIXED_2:
+    most_for_other = mc.failed_close_points(state, rules)
+    if rules.opponent_out_fixed_2:
         most_for_other = max(most_for_other, 2)
     if _most_reachable(state, rules, closer) < rules.target:  # the non-closer wins for sure
         return (1, most_for_other) if other == 0 else (-most_for_other, -1)
-    if rules.closer_basis == CLOSER_AT_CLOSE:
-        most_for_closer = core.scale_points(rules, state.snap_total, state.snap_tricks)
-    else:
-        total = core.total(state, rules, other)
-        most_for_closer = core.scale_points(rules, total, state.tricks[other])
+    if rules.closer_at_end:
+        total = mc.credited(state, rules, other)
+        most_for_closer = mc.scale(rules, total, state.tricks[other])
+    else:  # scored on the non-closer's figures at the close
+        most_for_closer = mc.scale(rules, state.snap_total[other], state.snap_tricks[other])
     if closer == 0:
         return -most_for_other, most_for_closer
     return -most_for_closer, most_for_other
@@ -148,7 +150,7 @@ def _most_reachable(state, rules, player):
     pairs = hand & (hand >> 1) & QUEENS  # the queen of each pair
     while pairs:
         queen = trailing_zeros(pairs)
-        most += core.marriage_value(state, rules, SUIT_OF[queen])
+        most += mc.marriage_value(state, rules, SUIT_OF[queen])
         pairs &= pairs - 1
     cards = state.hand[0] | state.hand[1]
     if state.led >= 0:
@@ -159,43 +161,50 @@ def _most_reachable(state, rules, player):
 @njit(cache=True, inline="always")
 def _at_horizon(state, horizon):
     """Whether the depth-limited search values ``state`` by a playout instead of searching."""
-    return state.tricks_done >= horizon and state.phase == core.LEAD and core.talon_open(state)
+    return state.tricks_done >= horizon and state.phase == mc.LEAD and mc.talon_open(state)
+
+
+@njit(cache=True, inline="always")
+def _apply(state, rules, action, horizon):
+    """Apply ``action``; under a horizon and while the talon is open (where playouts may
+    follow) keeping the public knowledge that the playouts' heuristic reads."""
+    if horizon < NO_HORIZON and mc.talon_open(state):
+        mc.apply_with_knowledge(state, rules, action)
+    else:
+        mc.apply_action(state, rules, action)
 
 
 @njit(cache=True)
-def playout_value(state, scratch, rules):
-    """The value (player 0's view) of playing ``state`` out with the heuristic policy on both
-    sides, in the record ``scratch`` (a copy is made there)."""
-    scratch[0] = state
-    position = scratch[0]
-    while position.phase != core.OVER:
-        core.apply_action(position, rules, heuristic_action(position, rules))
+def playout_value(position, rules):
+    """The value (player 0's view) of playing ``position`` out, in place, with the heuristic
+    policy on both sides."""
+    while position.phase != mc.OVER:
+        mc.apply_with_knowledge(position, rules, heuristic_action(position, rules))
     return signed_outcome(position)
 
 
 @njit(cache=True, inline="always")
 def _is_table_node(state):
     """Positions worth a table entry: the start of a leader's turn (probing more costs more)."""
-    return state.phase == core.LEAD and state.turn_acted == 0
+    return state.phase == mc.LEAD and state.turn_acted == 0
 
 
 @njit(cache=True, inline="always")
 def _table_key(state):
-    """Two words that identify everything about ``state`` that matters to the rest of the deal.
+    """Two words that identify everything about ``state``, a table node (the start of a
+    leader's turn), that matters to the rest of the deal: the hands (32-bit masks) in the
+    first, the figures and the turn in the second.
 
-    The trump suit and the talon order are fixed within one solve, except the
-    talon's last card (an exchange swaps it), which is in the key.
+    Fixed within one solve, or a function of what is in: the trump suit, the talon
+    order but its last card (an exchange swaps it), the cards won (in no hand, not in
+    the talon), trick counts beyond "one or more", the declared suits (their pairs are
+    broken for good), the closer's own snapshot (only the non-closer's is scored), and
+    what a table node always has (its phase, no card led, no act this turn, the
+    leader having won the last trick).
     """
-    bottom = state.talon[state.talon_end - 1] if state.talon_end > state.talon_top else 31
-    first = (
-        state.hand[0]
-        | state.hand[1] << 24
-        | state.talon_top << 48
-        | bottom << 53
-        | (state.closed_by + 1) << 58
-        | state.leader << 60
-        | state.to_move << 61
-    )
+    bottom = state.talon[state.talon_end - 1] if state.talon_end > state.talon_top else -1
+    other = 1 - state.closed_by if state.closed_by >= 0 else 0  # both snapshots 0 if open
+    first = state.hand[0] | state.hand[1] << 32
     second = (
         state.points[0]
         | state.points[1] << 8
@@ -203,19 +212,21 @@ def _table_key(state):
         | state.marriage[1] << 24
         | np.int64(state.tricks[0] > 0) << 32
         | np.int64(state.tricks[1] > 0) << 33
-        | np.int64(state.snap_tricks > 0) << 34
-        | state.snap_total << 35
-        | state.turn_acted << 43
-        | (state.led + 1) << 45
-        | (state.last_winner + 1) << 51
-        | state.phase << 53
+        | np.int64(state.snap_tricks[other] > 0) << 34
+        | state.snap_total[other] << 35
+        | state.talon_top << 43
+        | (bottom + 1) << 49
+        | (state.closed_by + 1) << 55
+        | state.leader << 57
+        | state.to_move << 58
     )
     return first, second
 
 
 @njit(cache=True, inline="always")
 def _slot(first, second, mask):
-    mixed = (first ^ (second * np.int64(0x9E3779B97F4A7C15))) * np.int64(0xBF58476D1CE4E5B9)
+    mixed = first ^ (second * np.int64(0x9E3779B97F4A7C15))
+    mixed = (mixed ^ (mixed >> 32)) * np.int64(0xBF58476D1CE4E5B9)  # the high hand in too
     return (mixed >> 29) & mask
 
 
@@ -243,14 +254,14 @@ def _probe(state, table, mask, generation):
 
 @njit(cache=True, inline="always")
 def _victim(first, second, table, mask, generation):
-    """Where a new entry goes: a stale slot of its bucket, else the one with fewer cards left."""
+    """Where a new entry goes: a stale slot of its bucket, else the one with fewer cards left
+    (the first key word is the hands)."""
     bucket = _slot(first, second, mask) & ~np.int64(1)
     if table[bucket, 2] >> 24 != generation:
         return bucket
     if table[bucket + 1, 2] >> 24 != generation:
         return bucket + 1
-    cards = np.int64((1 << 48) - 1)
-    if popcount(table[bucket, 0] & cards) <= popcount(table[bucket + 1, 0] & cards):
+    if popcount(table[bucket, 0]) <= popcount(table[bucket + 1, 0]):
         return bucket
     return bucket + 1
 
@@ -283,43 +294,24 @@ def _sure_winner(state, card):
 @njit(cache=True, inline="always")
 def _move_score(state, rules, action):
     """Move ordering: higher first. Cheap winners when following; forcing moves when leading."""
-    if state.phase == core.FOLLOW:
+    if action < mc.A_MARRY and state.phase == mc.FOLLOW:
         points = rules.card_points[action]
-        if core.follower_wins(state, rules, state.led, action):
+        if mc.beats(state, rules, action, state.led):
             trump_cost = 20 if SUIT_OF[action] == state.trump else 0
             return 100 - points - trump_cost
         return 50 - points
-    if action < core.A_MARRY:
+    if action < mc.A_MARRY:
         points = rules.card_points[action]
-        if not core.talon_open(state):
+        if not mc.talon_open(state):
             return 60 + points if _sure_winner(state, action) else 30 + points
         return 30 + points if SUIT_OF[action] != state.trump else 20 - points
-    if action < core.A_EXCHANGE:
-        return 150 if SUIT_OF[action - core.A_MARRY] == state.trump else 140
-    if action == core.A_CLOSE:
+    if action < mc.A_CALL:
+        return 150 if SUIT_OF[action - mc.A_MARRY] == state.trump else 140
+    if action == mc.A_CLOSE:
         return 110
-    if action == core.A_PASS or action == core.A_DRAW:
+    if action == mc.A_PASS or action == mc.A_DRAW:
         return 70
     return 200  # claims, exchanges
-
-
-@njit(cache=True)
-def _order_moves(state, rules, legal, moves, scores, depth, first):
-    """Write the legal moves of ``state`` into ``moves[depth]``, best guess first; the count."""
-    count = 0
-    while legal:
-        action = trailing_zeros(legal)
-        legal &= legal - 1
-        score = 1000 if action == first else _move_score(state, rules, action)
-        k = count
-        while k > 0 and scores[k - 1] < score:
-            scores[k] = scores[k - 1]
-            moves[depth, k] = moves[depth, k - 1]
-            k -= 1
-        scores[k] = score
-        moves[depth, k] = action
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -346,11 +338,13 @@ def search(workspace, rules, alpha, beta, horizon):
         state = stack[depth]
         frame = frames[depth]
         if entering:
-            if state.phase == core.OVER or _at_horizon(state, horizon):
-                if state.phase == core.OVER:
+            if state.phase == mc.OVER or _at_horizon(state, horizon):
+                if state.phase == mc.OVER:
                     value = signed_outcome(state)
                 else:
-                    value = playout_value(state, stack[depth + 1 :], rules)
+                    for k in range(width):
+                        words[depth + 1, k] = words[depth, k]
+                    value = playout_value(stack[depth + 1], rules)
                 frame.best_move = -1
                 if depth == 0:
                     break
@@ -379,8 +373,25 @@ def search(workspace, rules, alpha, beta, horizon):
                     continue
                 frame.alpha = max(frame.alpha, low)
                 frame.beta = min(frame.beta, high)
-            legal = core.legal_mask(state, rules)
-            frame.count = _order_moves(state, rules, legal, moves, scores, depth, first_move)
+            # The legal moves, best guess first, ties in ascending id (written here: a helper
+            # taking the arrays would count references to them at every node).
+            count = 0
+            legal_low, legal_high = mc.legal_masks(state, rules)
+            for word in range(2):
+                legal = legal_low if word == 0 else legal_high
+                while legal:
+                    action = trailing_zeros(legal) + word * mc.HIGH
+                    legal &= legal - 1
+                    score = 1000 if action == first_move else _move_score(state, rules, action)
+                    k = count
+                    while k > 0 and scores[k - 1] < score:
+                        scores[k] = scores[k - 1]
+                        moves[depth, k] = moves[depth, k - 1]
+                        k -= 1
+                    scores[k] = score
+                    moves[depth, k] = action
+                    count += 1
+            frame.count = count
             frame.index = 0
             frame.best = -UNSEEN if state.to_move == 0 else UNSEEN
             frame.best_move = -1
@@ -399,7 +410,7 @@ def search(workspace, rules, alpha, beta, horizon):
             frame.index += 1
             for k in range(width):
                 words[depth + 1, k] = words[depth, k]
-            core.apply_action(stack[depth + 1], rules, move)
+            _apply(stack[depth + 1], rules, move, horizon)
             nodes += 1
             child = frames[depth + 1]
             child.alpha = frame.alpha
@@ -498,7 +509,7 @@ def solve_children(workspace, rules_array, state_array, bound, horizon, actions,
     rules = rules_array[0]
     for i in range(len(actions)):
         load_root(workspace, state_array)
-        core.apply_action(workspace.stack[0], rules, actions[i])
+        _apply(workspace.stack[0], rules, actions[i], horizon)
         guess = values[i - 1] if i > 0 else 0  # siblings' values are often equal
         values[i] = _zero_window_search(workspace, rules, bound, horizon, guess)[0]
 
@@ -550,7 +561,7 @@ def solve_worlds(
         solve_children(workspace, rules_array, world, bound, horizon, direct, row[:first])
         if len(followups) > 0:
             exchanged[0] = world[0]
-            core.apply_action(exchanged[0], rules, core.A_EXCHANGE)
+            _apply(exchanged[0], rules, mc.A_EXCHANGE, horizon)
             solve_children(
                 workspace, rules_array, exchanged, bound, horizon, followups, row[first:]
             )
@@ -571,8 +582,8 @@ def shared_workspace() -> Workspace:
 
 def check_rules(game) -> None:
     """Refuse a game whose totals can outgrow the table key (a large ``marriage_points``)."""
-    if game.rule_array[0]["max_total"] > KEY_TOTAL_LIMIT:
-        rules = game.rules
+    rules = game.rules
+    if rules.max_total > KEY_TOTAL_LIMIT:
         raise ValueError(
             f"the solver cannot solve rules whose totals reach {rules.max_total} (card points, "
             f"last-trick bonus and marriage_points={rules.marriage_points} for every marriage): "
@@ -599,8 +610,8 @@ def solve_actions(state) -> dict[str, int]:
     """Exact value (player 0's view) of every legal action of a perfect-information ``State``."""
     check_rules(state.game)
     rules_array = state.game.rule_array
-    legal = mask_to_actions(int(core.legal_mask_array(state.array, rules_array)))
-    actions = np.array(legal, dtype=np.int64)
+    low, high = mc.legal_masks_array(state.array, rules_array)
+    actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
     values = np.zeros(len(actions), dtype=np.int64)
     bound = state.game.rules.max_game_points
     solve_children(shared_workspace(), rules_array, state.array, bound, NO_HORIZON, actions, values)

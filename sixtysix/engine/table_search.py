@@ -220,7 +220,9 @@ def _move_score(state, rules, action):
         return 20 - points if trump else 30 + points
     if action == mc.A_CLOSE:
         return 110
-    if action == mc.A_CLAIM or action == mc.A_EXCHANGE or action >= mc.A_MARRY_CLAIM:
+    if action == mc.A_CLAIM or action == mc.A_EXCHANGE or action == mc.A_EXCHANGE_ON_CLOSE:
+        return 200
+    if action == mc.A_DRAW or action >= mc.A_MARRY_CLAIM:  # a marry-claim or a meld
         return 200
     return 60
 

@@ -13,12 +13,14 @@ ascending order. Hence
 
 and sampling is uniform over exactly these worlds.
 
-This module knows only records and masks: ``hide_from`` blanks a copy of a
-core record for one player and returns his unknown cards, ``draw_hidden``
-draws one world's hidden cards, ``sample_hidden`` many into arrays,
-``sample_world_record`` one world straight into a ``core.STATE_DTYPE`` record
-(for agents that stay inside numba), ``ranked_world_record`` the world of a
-given rank (ranks ``0 .. count-1`` enumerate every world once) and
+This module knows only records and masks (cards are ``sixtysix.engine.cards``
+indices, so ascending is card order; the rules are a ``TABLE_RULES_DTYPE``
+record): ``hide_from`` blanks a copy of a two-player deal record
+(``multi_core.TWO_PLAYER_STATE_DTYPE``) for one player and returns his unknown
+cards, ``draw_hidden`` draws one world's hidden cards, ``sample_hidden`` many
+into arrays, ``sample_world_record`` one world straight into a record (for
+agents that stay inside numba), ``ranked_world_record`` the world of a given
+rank (ranks ``0 .. count-1`` enumerate every world once) and
 ``fill_world_record`` writes a given world into one. ``WorldSpec`` holds the
 numbers that define a view's worlds.
 ``PlayerView`` (``sixtysix.view``) offers them from Python, as records or as
@@ -33,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..engine import core
 from .bits import nth_set_bit, popcount, trailing_zeros
+from .rng import random_below, seed_rng
 
 
 class WorldReconstructionError(AssertionError):
@@ -76,7 +78,7 @@ def hide_from(state_array, rules_array, player):
 @njit(cache=True, inline="always")
 def _random_index(rng, mask):
     """A uniform index below the number of cards in ``mask``: ``(rng, index)``."""
-    return core.random_below(rng, popcount(mask))
+    return random_below(rng, popcount(mask))
 
 
 @njit(cache=True)
@@ -171,7 +173,7 @@ def sample_hidden(
     World ``i`` is the opponent's hidden cards ``hidden_out[i]`` and the hidden
     talon cards ``talon_out[i, :hidden_talon]``, top first.
     """
-    rng = core.seed_rng(seed)
+    rng = seed_rng(seed)
     for i in range(n):
         rng, hidden_out[i] = draw_hidden(
             rng, allowed, unknown, hidden_opponent, talon_out[i], 0, hidden_talon, ordered
@@ -270,7 +272,7 @@ def sample_records(
     view_records, opponent, allowed, unknown, hidden_opponent, ordered, seed, worlds
 ):
     """Fill ``worlds`` with i.i.d. uniform worlds of the blanked ``view_records[0]``."""
-    rng = core.seed_rng(seed)
+    rng = seed_rng(seed)
     for i in range(len(worlds)):
         rng = sample_world_record(
             rng, worlds, i, view_records[0], opponent, allowed, unknown, hidden_opponent, ordered

@@ -10,8 +10,9 @@ at a decision to one concrete legal action id; abstract actions that would repea
 concrete action already taken by a lower-numbered one are dropped, so the legal abstract
 actions of a node are distinct moves. Every decision has at least one.
 
-*Abstract key* (``abstract_key``): an int64 packing the decision kind, the talon stage,
-both players' score bands, the legal abstract actions and a few hand features.
+*Abstract key* (``abstract_key``): an int64 packing the decision kind
+(``DECISION_KINDS``), the talon stage, both players' score bands, the legal abstract
+actions and a few hand features.
 """
 
 from __future__ import annotations
@@ -19,10 +20,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine import core
+from ..engine import multi_core
 from ..engine.bits import popcount, trailing_zeros
 from ..engine.cards import NUM_SUITS, QUEEN, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, TEN, suit_cards
 from ..engine.heuristic import CARD_MASK, EVERY_SUIT, master_cards, most_points_card
+from ..engine.multi_core import (
+    A_CLAIM,
+    A_CLOSE,
+    A_DRAW,
+    A_EXCHANGE,
+    A_EXCHANGE_ON_CLOSE,
+    A_MARRY,
+    A_MARRY_CLAIM,
+    A_PASS,
+    HIGH,
+    TABLE_PHASE_NAMES,
+)
 from ..engine.worlds import unknown_cards
 
 #: Bumped whenever a key or an abstract action changes meaning (checkpoints record it).
@@ -65,6 +78,20 @@ ABSTRACT_ACTION_NAMES = (
 NUM_ABSTRACT_ACTIONS = len(ABSTRACT_ACTION_NAMES)
 #: Where the legal abstract actions lie in a key (``key_mask`` reads them back).
 MASK_SHIFT = 12
+#: The two-player decisions in the order of their kind in a key (3 bits): lead 0, follow 1,
+#: pre-draw 2, the answer to a close 3, the final claim 4.
+_KIND_PHASES = (
+    multi_core.LEAD,
+    multi_core.FOLLOW,
+    multi_core.PRE_DRAW,
+    multi_core.CLOSE_EXCHANGE,
+    multi_core.FINAL_CLAIM,
+)
+#: The decision kind of each ``multi_core`` phase (-1: no two-player decision).
+DECISION_KINDS = np.array(
+    [_KIND_PHASES.index(p) if p in _KIND_PHASES else -1 for p in range(len(TABLE_PHASE_NAMES))],
+    dtype=np.int64,
+)
 
 #: Score bands: 0 no trick won yet, then a total below these fractions of the target.
 BAND_LIMITS = (1 / 2, 50 / 66, 60 / 66, 1.0)  # bands 1-4; band 5: at or past the target
@@ -110,9 +137,10 @@ def _put(out, abstract, action, mask):
 
 
 @njit(cache=True, inline="always")
-def _marriage_lead(legal, trump):
-    """The biggest legal marriage lead, its queen where allowed; -1 if none."""
-    marry = (legal >> core.A_MARRY) & CARD_MASK
+def _marriage_lead(low, trump):
+    """The biggest legal marriage lead (``low``: the legal set's low word), its queen where
+    allowed; -1 if none."""
+    marry = (low >> A_MARRY) & CARD_MASK
     suits = np.int64(0)
     for suit in range(NUM_SUITS):
         if marry >> (suit * RANKS_PER_SUIT) & SUIT_MASK:
@@ -122,7 +150,7 @@ def _marriage_lead(legal, trump):
         return -1
     queen = suit * RANKS_PER_SUIT + QUEEN
     card = queen if marry >> queen & 1 else queen + 1
-    return core.A_MARRY + card
+    return A_MARRY + card
 
 
 @njit(cache=True)
@@ -130,21 +158,20 @@ def abstract_actions(state, rules, out):
     """The legal abstract actions of the player to move as a bit mask; ``out[a]`` gets the
     concrete action id of each legal abstract action ``a`` (other entries are left as they
     are). 0 when the deal is over."""
-    legal = core.legal_mask(state, rules)
-    if legal == 0:
+    low, high = multi_core.legal_masks(state, rules)
+    if low == 0 and high == 0:
         return np.int64(0)
     mask = np.int64(0)
     trumps = suit_cards(state.trump)
-    cards = legal & CARD_MASK
+    cards = low & CARD_MASK
     phase = state.phase
-    if phase == core.FOLLOW:
-        led = state.led
+    if phase == multi_core.FOLLOW:
         winners = np.int64(0)
         rest = cards
         while rest:
             card = trailing_zeros(rest)
             rest &= rest - 1
-            if core.follower_wins(state, rules, led, card):
+            if multi_core.beats(state, rules, card, state.led):  # the led card wins so far
                 winners |= np.int64(1) << card
         losers = cards & ~winners
         mask = _put(out, WIN_PLAIN, _lowest_card(winners & ~trumps), mask)
@@ -152,10 +179,10 @@ def abstract_actions(state, rules, out):
         mask = _put(out, WIN_HIGH, most_points_card(winners), mask)
         cheap = losers & ~trumps if losers & ~trumps else losers
         mask = _put(out, LOSE_CHEAP, _lowest_card(cheap), mask)
-        if legal >> core.A_EXCHANGE & 1:
-            mask = _put(out, EXCHANGE, core.A_EXCHANGE, mask)
+        if high >> (A_EXCHANGE - HIGH) & 1:
+            mask = _put(out, EXCHANGE, A_EXCHANGE, mask)
         return mask
-    if phase == core.LEAD:
+    if phase == multi_core.LEAD:
         mask = _put(out, LEAD_LOW_PLAIN, _lowest_card(cards & ~trumps), mask)
         mask = _put(out, LEAD_HIGH_PLAIN, most_points_card(cards & ~trumps), mask)
         mask = _put(out, LEAD_LOW_TRUMP, _lowest_card(cards & trumps), mask)
@@ -164,20 +191,20 @@ def abstract_actions(state, rules, out):
             cards & ~trumps, _opponent_possible(state, rules, state.to_move)
         )
         mask = _put(out, LEAD_PLAIN_MASTER, most_points_card(plain_masters), mask)
-        mask = _put(out, MARRY, _marriage_lead(legal, state.trump), mask)
-        claims = (legal >> core.A_MARRY_CLAIM) & 15
+        mask = _put(out, MARRY, _marriage_lead(low, state.trump), mask)
+        claims = (high >> (A_MARRY_CLAIM - HIGH)) & 15
         suit = _biggest_marriage_suit(claims, state.trump)
         if suit >= 0:
-            mask = _put(out, MARRY_CLAIM, core.A_MARRY_CLAIM + suit, mask)
+            mask = _put(out, MARRY_CLAIM, A_MARRY_CLAIM + suit, mask)
     for abstract, action in (
-        (CLOSE, core.A_CLOSE),
-        (EXCHANGE, core.A_EXCHANGE),
-        (EXCHANGE, core.A_EXCHANGE_ON_CLOSE),
-        (CLAIM, core.A_CLAIM),
-        (DECLINE, core.A_DRAW),
-        (DECLINE, core.A_PASS),
+        (CLOSE, A_CLOSE),
+        (EXCHANGE, A_EXCHANGE),
+        (EXCHANGE, A_EXCHANGE_ON_CLOSE),
+        (CLAIM, A_CLAIM),
+        (DECLINE, A_DRAW),
+        (DECLINE, A_PASS),
     ):
-        if legal >> action & 1:
+        if high >> (action - HIGH) & 1:  # all in the high word
             mask = _put(out, abstract, action, mask)
     return mask
 
@@ -200,7 +227,7 @@ def _stage(state, player):
     """The talon stage (``STAGE_*``)."""
     if state.closed_by >= 0:
         return STAGE_CLOSED_BY_ME if state.closed_by == player else STAGE_CLOSED_BY_OPPONENT
-    size = core.talon_size(state)
+    size = state.talon_end - state.talon_top
     if size == 0:
         return STAGE_EXHAUSTED
     if size >= 8:
@@ -223,7 +250,7 @@ def _opponent_possible(state, rules, player):
     opponent = 1 - player
     unseen = unknown_cards(state, rules, player)
     possible = state.shown[opponent] | (unseen & ~state.excluded[opponent])
-    if core.talon_open(state):
+    if multi_core.talon_open(state):
         possible |= np.int64(1) << state.talon[state.talon_end - 1]
     return possible
 
@@ -239,7 +266,7 @@ def abstract_key(state, rules, player, mask):
     my_trumps = hand & trumps
     phase = state.phase
     stage = _stage(state, player)
-    if phase == core.FOLLOW:
+    if phase == multi_core.FOLLOW:
         led = state.led
         rank = led % RANKS_PER_SUIT
         led_class = 2 if rank > TEN else (1 if rank == TEN else 0)
@@ -252,9 +279,9 @@ def abstract_key(state, rules, player, mask):
         features = min(popcount(my_trumps), 3) | min(popcount(masters & trumps), 2) << 2
         features |= min(popcount(masters & ~trumps), 2) << 4
         features |= _marriage_class(hand, trump) << 6
-        if not core.talon_open(state):
+        if not multi_core.talon_open(state):
             features |= min(popcount(possible & trumps), 2) << 8
-    key = np.int64(phase)
+    key = DECISION_KINDS[phase]
     key |= np.int64(stage) << 3
     key |= np.int64(_band(state, rules, player)) << 6
     key |= np.int64(_band(state, rules, 1 - player)) << 9

@@ -38,7 +38,7 @@ from ..view import PlayerView
 from .gametree import STEP_SHIFT, GameTree, ObservationTrie, build, observations_of
 
 VARIANTS = ("cfr+", "cfr")
-FILE_FORMAT = 1  # the version of the .npz layout written by Solution.save
+FILE_FORMAT = 2  # the .npz layout of Solution.save (2: 32-card hands and 117 action ids)
 
 
 def _check_variant(variant: str) -> str:

@@ -41,11 +41,13 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..engine import core, solver
-from ..engine.actions import action_name, mask_to_actions
+from ..engine import multi_core, solver
+from ..engine.actions import action_name, masks_to_actions
 from ..engine.bits import trailing_zeros
 from ..engine.cards import card_name, mask_to_cards, mask_to_names, parse_card
 from ..engine.checks import check_integer, check_seed
+from ..engine.multi_core import A_CLOSE, A_EXCHANGE, HIGH
+from ..engine.rng import seed_rng
 from ..engine.worlds import WorldSpec, ranked_hidden, ranked_world_record
 from ..game import Game, State
 from ..theory import cfr, gametree
@@ -94,7 +96,7 @@ class ClosingPosition:
 
     def __post_init__(self) -> None:
         legal = self.view.legal_action_ids()
-        if core.A_CLOSE not in legal:
+        if A_CLOSE not in legal:
             raise ValueError(
                 "closing is not legal at this position (legal: "
                 f"{', '.join(action_name(a) for a in legal)}): see close_min_talon, "
@@ -172,7 +174,7 @@ class ClosingPosition:
     def from_view(cls, view: PlayerView) -> ClosingPosition:
         """The position of a leader's view at a decision where closing is legal (at the start
         of his turn, or after an exchange where that changes no legal action)."""
-        if not view.is_my_turn or core.A_CLOSE not in view.legal_action_ids():
+        if not view.is_my_turn or A_CLOSE not in view.legal_action_ids():
             raise ValueError(f"closing is not legal for the view's player at {view!r}")
         me, other = view.player, view.opponent
         won = view.won
@@ -187,7 +189,7 @@ class ClosingPosition:
             points=(view.card_points[me], view.card_points[other]),
             tricks=(view.tricks_won[me], view.tricks_won[other]),
             marriages=(tuple(view.declared_marriages[me]), tuple(view.declared_marriages[other])),
-            before_draw=view.phase == core.PRE_DRAW,
+            before_draw=view.phase == multi_core.PRE_DRAW,
             options=tuple(sorted(view.game.overrides.items())),
         )
         if position.view.legal_action_ids() != view.legal_action_ids():
@@ -296,7 +298,7 @@ class Option:
 
     @property
     def closes(self) -> bool:
-        return self.actions[-1] == core.A_CLOSE
+        return self.actions[-1] == A_CLOSE
 
     @property
     def name(self) -> str:
@@ -309,13 +311,13 @@ def position_options(position: ClosingPosition) -> list[Option]:
     view = position.view
     rules = position.game.rule_array
     legal = view.legal_action_ids()
-    direct = [a for a in legal if a != core.A_EXCHANGE]
+    direct = [a for a in legal if a != A_EXCHANGE]
     after = []
-    if core.A_EXCHANGE in legal:
-        exchanged = core.copy_record(view.record)
-        core.apply_checked(exchanged, rules, core.A_EXCHANGE)
-        after = mask_to_actions(int(core.legal_mask_array(exchanged, rules)))
-    options = [Option((a,)) for a in direct] + [Option((core.A_EXCHANGE, a)) for a in after]
+    if A_EXCHANGE in legal:
+        exchanged = multi_core.copy_record(view.record)
+        multi_core.apply_checked(exchanged, rules, A_EXCHANGE)
+        after = masks_to_actions(*map(int, multi_core.legal_masks_array(exchanged, rules)))
+    options = [Option((a,)) for a in direct] + [Option((A_EXCHANGE, a)) for a in after]
     return sorted(options, key=lambda option: not option.closes)
 
 
@@ -374,13 +376,13 @@ def pimc_reference(
         position.view.record,
         *spec.record_arguments,
         enumerated,
-        np.array(core.seed_rng(np.uint64(seed)), dtype=np.uint64),
+        np.array(seed_rng(np.uint64(seed)), dtype=np.uint64),
         game.rules.max_game_points,
         solver.NO_HORIZON,
         direct,
         followups,
         values,
-        np.zeros(1, dtype=core.STATE_DTYPE),
+        np.zeros(1, dtype=position.view.record.dtype),
     )
     seconds = time.perf_counter() - started
     columns = [order.index(o) for o in options]
@@ -401,27 +403,31 @@ BEST_DEFENSE_TOLERANCE = 0.01  # stop once the bounds are this close (game point
 def _count_nodes(rules_array, roots, limit):
     """The nodes of the game trees below ``roots`` (records), or ``limit + 1`` once more."""
     rules = rules_array[0]
-    stack = np.zeros(solver.MAX_DEPTH + 1, dtype=core.STATE_DTYPE)
-    legal = np.zeros(solver.MAX_DEPTH + 1, dtype=np.int64)
+    stack = np.zeros(solver.MAX_DEPTH + 1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
+    legal = np.zeros((solver.MAX_DEPTH + 1, 2), dtype=np.int64)  # the (low, high) actions left
     count = 0
     for root in range(len(roots)):
         stack[0] = roots[root]
         depth = 0
-        legal[0] = core.legal_mask(stack[0], rules)
+        legal[0, 0], legal[0, 1] = multi_core.legal_masks(stack[0], rules)
         count += 1
         while depth >= 0:
-            if legal[depth] == 0:
+            if legal[depth, 0] != 0:
+                move = trailing_zeros(legal[depth, 0])
+                legal[depth, 0] &= legal[depth, 0] - 1
+            elif legal[depth, 1] != 0:
+                move = HIGH + trailing_zeros(legal[depth, 1])
+                legal[depth, 1] &= legal[depth, 1] - 1
+            else:
                 depth -= 1
                 continue
-            move = trailing_zeros(legal[depth])
-            legal[depth] &= legal[depth] - 1
             stack[depth + 1] = stack[depth]
-            core.apply_action(stack[depth + 1], rules, move)
+            multi_core.apply_action(stack[depth + 1], rules, move)
             count += 1
             if count > limit:
                 return count
             depth += 1
-            legal[depth] = core.legal_mask(stack[depth], rules)
+            legal[depth, 0], legal[depth, 1] = multi_core.legal_masks(stack[depth], rules)
     return count
 
 
@@ -452,15 +458,15 @@ class BestDefenseReference:
 
 
 def _option_roots(position: ClosingPosition, option: Option, ranks: list[int]) -> np.ndarray:
-    """The worlds of these ranks after the option's actions, as core records."""
+    """The worlds of these ranks after the option's actions, as deal records."""
     spec = position.spec
-    roots = np.zeros(len(ranks), dtype=core.STATE_DTYPE)
+    roots = np.zeros(len(ranks), dtype=position.view.record.dtype)
     view = position.view.record[0]
     rules = position.game.rule_array[0]
     for index, rank in enumerate(ranks):
         ranked_world_record(rank, roots, index, view, *spec.record_arguments)
         for action in option.actions:
-            core.apply_action(roots[index], rules, action)
+            multi_core.apply_action(roots[index], rules, action)
     return roots
 
 
@@ -707,15 +713,15 @@ def equilibrium_reference(state: State, strategy_path: str) -> dict:
     history."""
     tree, values = _equilibrium(str(Path(strategy_path).resolve()))
     rows = [_equilibrium_row(tree, values, state.view(state.current_player))]
-    if core.A_EXCHANGE in rows[0]:
-        after = state.clone().apply(action_name(core.A_EXCHANGE))
+    if A_EXCHANGE in rows[0]:
+        after = state.clone().apply(action_name(A_EXCHANGE))
         rows.append(_equilibrium_row(tree, values, after.view(after.current_player)))
-    close = max(row[core.A_CLOSE] for row in rows if core.A_CLOSE in row)
+    close = max(row[A_CLOSE] for row in rows if A_CLOSE in row)
     alternatives = [
-        (value, Option((action,) if k == 0 else (core.A_EXCHANGE, action)).name)
+        (value, Option((action,) if k == 0 else (A_EXCHANGE, action)).name)
         for k, row in enumerate(rows)
         for action, value in row.items()
-        if action != core.A_CLOSE and not (k == 0 and action == core.A_EXCHANGE)
+        if action != A_CLOSE and not (k == 0 and action == A_EXCHANGE)
     ]
     alternative_value, alternative = max(alternatives, key=lambda pair: pair[0])
     return {

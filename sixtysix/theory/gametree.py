@@ -1,4 +1,4 @@
-"""The whole game tree of a mini preset as flat arrays, built once with the engine core (numba).
+"""The whole game tree of a mini preset as flat arrays, built once with the numba kernels.
 
 ``build(game)`` is the game ``python_sixty_six(preset=..., dealer=1)`` plays: every deal
 (both hands as sets, the face-up card and the talon order) equally likely, as a forest
@@ -11,7 +11,8 @@ observation id at a root is given (``build``: his dealt hand and the face-up car
 after each action it is ``intern(previous id, action id, his own hand after it)``. For
 ``build`` trees this is the view key (``PlayerView.key()``): one information set per
 information-state string of OpenSpiel's ``python_sixty_six``. Interning is exact: a
-step is the integer ``previous << 32 | action << 24 | hand`` (hands are 24-bit masks).
+step is the integer ``previous << 39 | action << 32 | hand`` (hands are 32-bit masks,
+action ids below 128), so a tree holds fewer than ``2**24`` observation ids.
 
 Nodes are in breadth-first order (by depth; a node's children are contiguous, in
 ascending action id order, which is the engine's and OpenSpiel's order): a forward loop
@@ -31,7 +32,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from ..engine import core
+from ..engine import multi_core
 from ..engine.bits import popcount, trailing_zeros
 from ..engine.cards import mask_text
 from ..engine.checks import check_player
@@ -43,8 +44,9 @@ from ..view import PlayerView
 MAX_DEPTH = 64  # actions below a root; a mini deal has a few dozen at most
 ROOT_VALUE_LIMIT = 1 << 40  # root observation values are in [0, 2**40)
 PLAYER_SHIFT = 40  # a root's key: player << 40 | value
-STEP_SHIFT = 32  # a step's key: previous id << 32 | action << 24 | hand
-ACTION_SHIFT = 24
+ACTION_SHIFT = 32  # a step: action << 32 | hand (a 32-bit mask)
+STEP_SHIFT = ACTION_SHIFT + 7  # a step's key: previous id << 39 | step (action ids < 128)
+MAX_OBSERVATIONS = 1 << (63 - STEP_SHIFT)  # observation ids that fit a step's key
 
 
 def deal_observation(hand: int, face_up: int) -> int:
@@ -56,7 +58,7 @@ class ObservationTrie:
     """Exact interning of observation sequences: ids with a parent id and a step each.
 
     A root id's step is ``player << 40 | value``; any other id's is
-    ``action << 24 | hand`` (the action and the player's own hand after it). A parent
+    ``action << 32 | hand`` (the action and the player's own hand after it). A parent
     id is always smaller than its children's.
     """
 
@@ -226,14 +228,9 @@ def all_decks(game: Game, dealer: int) -> np.ndarray:
     rules = game.rule_array[0]
     hand_size = int(rules["hand_size"])
     deck_size = int(rules["deck_size"])
-    owners = rules["hand_owner"][: 2 * hand_size]
-    positions = rules["hand_positions"][: 2 * hand_size]
-    order = np.array(
-        [int(p) for p, owner in zip(positions, owners, strict=True) if owner == 0]
-        + [int(p) for p, owner in zip(positions, owners, strict=True) if owner == 1]
-        + [int(rules["trump_position"])]
-        + [int(p) for p in rules["talon_positions"][: deck_size - 2 * hand_size - 1]]
-    )
+    deal_order = [int(p) for p in rules["deal_order"][:deck_size]]  # the face-up card last
+    hands = 2 * hand_size
+    order = np.array(deal_order[:hands] + deal_order[-1:] + deal_order[hands:-1])
     cards = sorted(game.deck_cards)
     rest_size = deck_size - 2 * hand_size
     count = math.comb(deck_size, hand_size) * math.comb(deck_size - hand_size, hand_size)
@@ -255,9 +252,9 @@ def build(game: Game | str, dealer: int = 1) -> GameTree:
     game = Game(game) if isinstance(game, str) else game
     dealer = check_player(dealer, "dealer")
     decks = all_decks(game, dealer)
-    records = np.zeros(len(decks), dtype=core.STATE_DTYPE)
+    records = np.zeros(len(decks), dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
     for record, deck in zip(records, decks, strict=True):
-        core.deal(record, game.rule_array[0], deck, dealer)
+        multi_core.deal(record, game.rule_array[0], deck, dealer)
     observations = np.zeros((len(decks), 2), dtype=np.int64)
     for player in (0, 1):
         observations[:, player] = _deal_observations(game, decks, dealer, player)
@@ -269,12 +266,12 @@ def build(game: Game | str, dealer: int = 1) -> GameTree:
 def _deal_observations(game: Game, decks: np.ndarray, dealer: int, player: int) -> np.ndarray:
     """``deal_observation`` of ``player`` for every deck."""
     rules = game.rule_array[0]
-    owner = 0 if player != dealer else 1
+    hand_size = int(rules["hand_size"])
+    first = hand_size if player == dealer else 0  # the non-dealer's hand is dealt first
     hand = np.zeros(len(decks), dtype=np.int64)
-    for k in range(2 * int(rules["hand_size"])):
-        if rules["hand_owner"][k] == owner:
-            hand |= np.int64(1) << decks[:, rules["hand_positions"][k]]
-    return deal_observation(hand, decks[:, int(rules["trump_position"])])
+    for position in rules["deal_order"][first : first + hand_size]:
+        hand |= np.int64(1) << decks[:, position]
+    return deal_observation(hand, decks[:, int(rules["face_up_position"])])
 
 
 def build_from(
@@ -283,13 +280,15 @@ def build_from(
     probabilities: Sequence[float],
     root_observations: np.ndarray,
 ) -> GameTree:
-    """The tree below the root ``records`` (``core.STATE_DTYPE``) with their
+    """The tree below the root ``records`` (``multi_core.TWO_PLAYER_STATE_DTYPE``) with their
     ``probabilities``; ``root_observations[root, player]`` (integers in [0, 2**40)) are
     equal for roots the player cannot tell apart."""
     game = Game(game) if isinstance(game, str) else game
     records = np.ascontiguousarray(records)
-    if records.dtype != core.STATE_DTYPE or records.ndim != 1 or len(records) == 0:
-        raise ValueError("records must be a non-empty 1-d array of core.STATE_DTYPE records")
+    if records.dtype != multi_core.TWO_PLAYER_STATE_DTYPE or records.ndim != 1 or not len(records):
+        raise ValueError(
+            "records must be a non-empty 1-d array of multi_core.TWO_PLAYER_STATE_DTYPE records"
+        )
     probabilities = np.asarray(probabilities, dtype=np.float64)
     root_observations = np.asarray(root_observations)
     if probabilities.shape != (len(records),) or np.any(probabilities < 0):
@@ -323,7 +322,7 @@ class _NodeArrays:
     def __init__(self, nodes: int) -> None:
         self.player = np.empty(nodes, dtype=np.int8)
         self.parent = np.empty(nodes, dtype=np.int32)
-        self.action = np.empty(nodes, dtype=np.int8)
+        self.action = np.empty(nodes, dtype=np.int8)  # action ids are below 128
         self.depth = np.empty(nodes, dtype=np.int16)
         self.children = np.empty(nodes, dtype=np.int8)
         self.utility = np.empty(nodes, dtype=np.float64)
@@ -333,7 +332,7 @@ class _NodeArrays:
 def _walk(rules_array, words, root_ids, steps, arrays: _NodeArrays | None) -> int:
     """Walk every root's tree depth first; fill ``arrays`` (if given) and intern the
     observations in ``steps``; the number of nodes."""
-    stack = np.zeros(MAX_DEPTH + 1, dtype=core.STATE_DTYPE)
+    stack = np.zeros(MAX_DEPTH + 1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
     fill = arrays is not None
     arrays = arrays or _NodeArrays(0)
     return _walk_kernel(
@@ -373,7 +372,7 @@ def _walk_kernel(
 ):
     rules = rules_array[0]
     width = words.shape[1]
-    legal = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
+    legal = np.zeros((MAX_DEPTH + 1, 2), dtype=np.int64)  # the (low, high) actions left
     node_at = np.zeros(MAX_DEPTH + 1, dtype=np.int64)
     seen = np.zeros((MAX_DEPTH + 1, 2), dtype=np.int64)
     next_id = root_ids.max() + 1
@@ -387,44 +386,52 @@ def _walk_kernel(
             state = stack[depth]
             node = count
             count += 1
-            mask = core.legal_mask(state, rules) if state.phase != core.OVER else np.int64(0)
+            over = state.phase == multi_core.OVER
+            low, high = multi_core.legal_masks(state, rules)
             if depth == 0:
                 seen[0, 0] = root_ids[root, 0]
                 seen[0, 1] = root_ids[root, 1]
             if fill:
-                player[node] = state.to_move if state.phase != core.OVER else -1
+                player[node] = -1 if over else state.to_move
                 parent[node] = node_at[depth - 1] if depth > 0 else -1
                 if depth == 0:
                     action[node] = -1
                 depth_of[node] = depth
-                children[node] = popcount(mask)
-                utility[node] = signed_outcome(state) if state.phase == core.OVER else 0.0
+                children[node] = popcount(low) + popcount(high)
+                utility[node] = signed_outcome(state) if over else 0.0
                 observation[node, 0] = seen[depth, 0]
                 observation[node, 1] = seen[depth, 1]
-            if mask != 0:
+            if low != 0 or high != 0:
                 if depth == MAX_DEPTH:
                     raise ValueError("the game tree is deeper than MAX_DEPTH")
-                legal[depth] = mask
+                legal[depth, 0] = low
+                legal[depth, 1] = high
                 node_at[depth] = node
             else:
                 # A leaf: go up to the deepest node with children left.
-                while depth > 0 and legal[depth - 1] == 0:
+                while depth > 0 and legal[depth - 1, 0] == 0 and legal[depth - 1, 1] == 0:
                     depth -= 1
                 if depth == 0:
                     break
                 depth -= 1
-            # Step into the next child of the node at ``depth``.
-            move = trailing_zeros(legal[depth])
-            legal[depth] &= legal[depth] - 1
+            # Step into the next child (ascending action ids) of the node at ``depth``.
+            if legal[depth, 0] != 0:
+                move = trailing_zeros(legal[depth, 0])
+                legal[depth, 0] &= legal[depth, 0] - 1
+            else:
+                move = multi_core.HIGH + trailing_zeros(legal[depth, 1])
+                legal[depth, 1] &= legal[depth, 1] - 1
             for k in range(width):
                 words[depth + 1, k] = words[depth, k]
             child = stack[depth + 1]
-            core.apply_action(child, rules, move)
+            multi_core.apply_action(child, rules, move)
             for p in range(2):
-                key = seen[depth, p] << 32 | np.int64(move) << 24 | child.hand[p]
+                key = seen[depth, p] << STEP_SHIFT | np.int64(move) << ACTION_SHIFT | child.hand[p]
                 if fill:
                     known = steps.get(key, -1)
                     if known < 0:
+                        if next_id == MAX_OBSERVATIONS:
+                            raise ValueError("the tree has more observations than a key holds")
                         known = next_id
                         steps[key] = known
                         next_id += 1
@@ -442,8 +449,8 @@ def _trie_arrays(steps, first_step_id):
     parent = np.empty(size, dtype=np.int32)
     step = np.empty(size, dtype=np.int64)
     for key, known in steps.items():
-        parent[known] = key >> 32
-        step[known] = key & ((np.int64(1) << 32) - 1)
+        parent[known] = key >> STEP_SHIFT
+        step[known] = key & ((np.int64(1) << STEP_SHIFT) - 1)
     return parent, step
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 from tqdm import tqdm
 
-from ..engine import core
+from ..engine import multi_core, rng
 from ..engine.actions import action_name
 from ..engine.bits import popcount, trailing_zeros
 from ..engine.checks import check_integer, check_seed
@@ -128,8 +128,8 @@ def _regret_matching(regrets, mask, out):
 @njit(cache=True, inline="always")
 def _draw_unit(stream):
     """A uniform number in [0, 1) from ``stream`` (four uint64 words, advanced in place)."""
-    rng, value = core.random_below((stream[0], stream[1], stream[2], stream[3]), _UNIT)
-    stream[0], stream[1], stream[2], stream[3] = rng
+    generator, value = rng.random_below((stream[0], stream[1], stream[2], stream[3]), _UNIT)
+    stream[0], stream[1], stream[2], stream[3] = generator
     return value / _UNIT
 
 
@@ -151,11 +151,12 @@ def _sample(strategy, mask, unit):
 @njit(cache=True, inline="always")
 def _descend(work, rules, depth, frame, action):
     """Record ``frame`` (slot or -1, abstract actions left, abstract action, explored) at
-    ``depth`` and play the abstract action into the state one deeper."""
+    ``depth`` and play the abstract action into the state one deeper (with the public
+    knowledge of the hands, which the abstraction reads, as in real play)."""
     states, actions, _, _, frames = work
     frames[depth, 0], frames[depth, 1], frames[depth, 2], frames[depth, 3] = frame
     states[depth + 1] = states[depth]
-    core.apply_action(states[depth + 1], rules, actions[depth, action])
+    multi_core.apply_with_knowledge(states[depth + 1], rules, actions[depth, action])
 
 
 @njit(cache=True)
@@ -174,7 +175,7 @@ def _traverse(traverser, weight, prune, rules, work, table, stream):
     while True:
         if entering:
             state = states[depth]
-            if state.phase == core.OVER:
+            if state.phase == multi_core.OVER:
                 outcome = signed_outcome(state)
                 result = float(outcome if traverser == 0 else -outcome)
                 entering = False
@@ -243,11 +244,11 @@ def run_iterations(rules_array, keys, regrets, sums, used, stream, start, stop, 
     """Iterations ``start .. stop - 1``; returns the number of iterations completed in all,
     ``stop`` unless the table filled up (then ``used[1]`` is 1)."""
     rules = rules_array[0]
-    states = np.zeros(MAX_DEPTH + 1, dtype=core.STATE_DTYPE)
+    states = np.zeros(MAX_DEPTH + 1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
     actions = np.zeros((MAX_DEPTH, NUM_ABSTRACT_ACTIONS), dtype=np.int64)
     strategies = np.zeros((MAX_DEPTH, NUM_ABSTRACT_ACTIONS), dtype=np.float64)
     values = np.zeros((MAX_DEPTH, NUM_ABSTRACT_ACTIONS), dtype=np.float64)
-    sorted_deck = core.sorted_deck(rules)
+    sorted_deck = multi_core.sorted_deck(rules)
     deck = np.empty_like(sorted_deck)
     frames = np.zeros((MAX_DEPTH, 4), dtype=np.int64)
     table = (keys, regrets, sums, used)
@@ -255,10 +256,10 @@ def run_iterations(rules_array, keys, regrets, sums, used, stream, start, stop, 
     for iteration in range(start, stop):
         for traverser in range(2):
             deck[:] = sorted_deck
-            rng = (stream[0], stream[1], stream[2], stream[3])
-            rng, _ = core.shuffle_and_cut(deck, rng)  # the cut's dealer draw is not used
-            stream[0], stream[1], stream[2], stream[3] = rng
-            core.deal(states[0], rules, deck, iteration % 2)
+            generator = (stream[0], stream[1], stream[2], stream[3])
+            generator, _ = rng.shuffle_and_cut(deck, generator)  # the cut's dealer is not used
+            stream[0], stream[1], stream[2], stream[3] = generator
+            multi_core.deal(states[0], rules, deck, iteration % 2)
             prune = iteration >= prune_after and _draw_unit(stream) < PRUNE_SHARE
             _traverse(traverser, iteration + 1.0, prune, rules, work, table, stream)
             if used[1]:
@@ -269,7 +270,7 @@ def run_iterations(rules_array, keys, regrets, sums, used, stream, start, stop, 
 @njit(cache=True)
 def _start_stream(stream, seed):
     """Start ``stream`` (four uint64 words) from an integer seed."""
-    stream[0], stream[1], stream[2], stream[3] = core.seed_rng(seed)
+    stream[0], stream[1], stream[2], stream[3] = rng.seed_rng(seed)
 
 
 # ---- runs: configuration, checkpoints, strategy files -----------------------------------

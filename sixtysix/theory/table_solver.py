@@ -60,7 +60,7 @@ from numba import njit
 
 from ..engine import multi_core as mc
 from ..engine import table_search
-from ..engine.multi_actions import masks_to_actions
+from ..engine.actions import masks_to_actions
 from ..engine.multi_rules import (
     DURCHMARS_BETLI,
     SIDES_CALLED,
