@@ -129,7 +129,7 @@ def check_knowledge(state) -> None:
         elif action >= mc.A_MARRY_CLAIM:  # a marry-claim or a meld
             suit = (action - mc.A_MARRY_CLAIM) % suits
         if suit is not None:
-            public[seat] |= mc.PAIR << (suit * mc.RANKS_PER_SUIT)
+            public[seat] |= mc.MARRIAGE_PAIR << (suit * mc.RANKS_PER_SUIT)
         elif action in (mc.A_EXCHANGE, mc.A_EXCHANGE_ON_CLOSE):
             public[seat] |= 1 << int(state.deck[face_up])
     if face_up >= 0 and state.receipts[face_up] is not None:

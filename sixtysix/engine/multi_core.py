@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .bits import nth_set_bit, popcount, trailing_zeros
-from .cards import NUM_CARDS, RANKS_PER_SUIT
+from .cards import MARRIAGE_PAIR, NUM_CARDS, QUEEN, QUEENS, RANKS_PER_SUIT, suit_cards
 from .multi_rules import (
     CLAIM_AUTOMATIC,
     CLAIM_NONE,
@@ -142,11 +142,6 @@ TABLE_REASONS = (
     WHY_NO_SCORE,
 ) = range(len(TABLE_REASONS))
 
-QUEEN = 4
-KING = 5
-SUIT_BITS = (1 << RANKS_PER_SUIT) - 1
-QUEENS = sum(1 << (suit * RANKS_PER_SUIT + QUEEN) for suit in range(4))
-PAIR = (1 << QUEEN) | (1 << KING)
 MOON = 5
 
 
@@ -241,12 +236,6 @@ def copy_record(array: np.ndarray) -> np.ndarray:
 def suit_of(card):
     """The suit of a card index."""
     return card // RANKS_PER_SUIT
-
-
-@njit(cache=True, inline="always")
-def suit_cards(suit):
-    """Mask of every card of ``suit``."""
-    return np.int64(SUIT_BITS) << (suit * RANKS_PER_SUIT)
 
 
 @njit(cache=True, inline="always")
@@ -1290,14 +1279,14 @@ def apply_with_knowledge(state, rules, action):
     if action < A_CALL:  # a card played, perhaps with its marriage
         card = action % A_MARRY
         if action >= A_MARRY:
-            shown = np.int64(PAIR) << (suit_of(card) * RANKS_PER_SUIT)
+            shown = np.int64(MARRIAGE_PAIR) << (suit_of(card) * RANKS_PER_SUIT)
         elif state.phase == FOLLOW:
             excluded = follow_exclusions(state, rules, card)
     elif action == A_EXCHANGE or action == A_EXCHANGE_ON_CLOSE:
         shown = np.int64(1) << state.talon[state.talon_end - 1]  # the card he takes
     elif action >= A_MARRY_CLAIM:  # a marry-claim or a meld
         suit = action - (A_MELD if action >= A_MELD else A_MARRY_CLAIM)
-        shown = np.int64(PAIR) << (suit * RANKS_PER_SUIT)
+        shown = np.int64(MARRIAGE_PAIR) << (suit * RANKS_PER_SUIT)
     top = state.talon_top
     apply_action(state, rules, action)
     state.shown[seat] = (state.shown[seat] | shown) & state.hand[seat]  # played cards go
