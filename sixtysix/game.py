@@ -29,6 +29,8 @@ class Game:
     """A rule set: a preset plus overrides, e.g. ``Game("schnapsen", claim_mode="manual")``.
     A multi-player preset (``sixtysix.table_game``) makes a ``TableGame``."""
 
+    num_players = 2
+
     def __new__(cls, preset: str = "sixty_six", **overrides):
         if isinstance(preset, str) and preset in TABLE_PRESET_NAMES:
             return TableGame(preset, **overrides)

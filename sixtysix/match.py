@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .engine.checks import check_player, check_seed
+from .engine.checks import check_integer, check_player, check_seed
 from .facts import PHASE_NAMES
 from .game import Game, State
 from .table_game import TableGame, TableState
@@ -156,17 +156,32 @@ class TableMatch:
 
     def record(self, state: TableState) -> None:
         """Score a finished deal of this match by the current dealer; pass the deal on."""
-        if state.game.rules != self.game.rules:
-            raise ValueError(f"record() got a deal of {state.game!r}, not of {self.game!r}")
-        if any(state is recorded for recorded in self.deals):
-            raise ValueError("record() got a deal of this match again")
-        if state.dealer != self.dealer:
-            raise ValueError(f"record() got a deal by dealer {state.dealer}, not {self.dealer}")
+        self._check_deal(state, "record")
         if not state.is_terminal:
             raise ValueError(f"record() needs a finished deal; this one is at {state.phase}")
+        self._credit(state, state.scores)
+
+    def forfeit(self, state: TableState, loser: int) -> None:
+        """Score a deal as lost by ``loser`` (an agent failed in it): ``forfeit_scores``."""
+        self._check_deal(state, "forfeit")
+        self._credit(
+            state, forfeit_scores(state, check_integer(loser, "loser", 0, state.num_players))
+        )
+
+    def _check_deal(self, state: TableState, method: str) -> None:
+        """Refuse a deal of another game, one recorded already or one by the wrong dealer."""
+        if state.game.rules != self.game.rules:
+            raise ValueError(f"{method}() got a deal of {state.game!r}, not of {self.game!r}")
+        if any(state is recorded for recorded in self.deals):
+            raise ValueError(f"{method}() got a deal of this match again")
+        if state.dealer != self.dealer:
+            raise ValueError(f"{method}() got a deal by dealer {state.dealer}, not {self.dealer}")
+
+    def _credit(self, state: TableState, scores: tuple[int, ...]) -> None:
+        """Add a deal's scores (once per team), pass the deal on, see whether it is decided."""
         self.deals.append(state)
         credited = set()
-        for seat, points in enumerate(state.scores):
+        for seat, points in enumerate(scores):
             if self.owner(seat) not in credited:
                 credited.add(self.owner(seat))
                 self.scores[self.owner(seat)] += points
@@ -184,3 +199,12 @@ class TableMatch:
         top = max(self.scores)
         leaders = [k for k, score in enumerate(self.scores) if score == top]
         return leaders[0] if len(leaders) == 1 else None
+
+
+def forfeit_scores(state: TableState, loser: int) -> tuple[int, ...]:
+    """The scores of a deal that seat ``loser`` forfeits (its agent failed): every seat not
+    on its side (its true side now; in a three-sided deal, every other seat) scores the
+    rules' most game points, its side scores 0."""
+    points = state.game.rules.max_game_points
+    side = state.sides[loser]
+    return tuple(0 if seat in side else points for seat in range(state.num_players))

@@ -264,6 +264,11 @@ class TableState:
         return tuple(int(t) for t in self._record["tricks"][: self.num_players])
 
     @property
+    def tricks_played(self) -> int:
+        """Tricks completed so far."""
+        return sum(self.tricks_won)
+
+    @property
     def won_cards(self) -> tuple[list[str], ...]:
         """The cards each seat has taken in tricks, sorted."""
         return tuple(mask_to_names(int(self._record["won"][s])) for s in range(self.num_players))

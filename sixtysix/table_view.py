@@ -13,11 +13,13 @@ marriages are public.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .engine import multi_core as mc
 from .engine.actions import action_name
-from .engine.cards import NUM_CARDS, SUITS, mask_to_names, parse_card
+from .engine.cards import NUM_CARDS, SUITS, card_name, mask_to_names, parse_card
 
 
 class TableView:
@@ -39,25 +41,24 @@ class TableView:
         else:
             self.hand_mask = int(record["hand"][seat])
             self.hand_at_deal = state.hand_log[0][seat]
-        self.hand = mask_to_names(self.hand_mask)
         self.hand_history = tuple(hands[seat] for hands in state.hand_log[1:])
         self.face_up_at_deal = state.face_up_at_deal
         self.receipts = tuple(state.receipts)
         self.exclusions = tuple(state.exclusions)
         self.history = tuple(state.history_ids)
-        self.talon_size = len(state.talon)
-        self.face_up = self._face_up(state)
+        self.talon_size = int(record["talon_end"]) - int(record["talon_top"])
+        self.face_up = self._face_up(state, self.talon_size)
         self.trump_suit = state.trump_suit
         self.called_card = state.called_card
         self.closed_by = state.closed_by
         self.sitting_out = state.sitting_out
         self.trick = tuple(state.trick)
         self.tricks_won = state.tricks_won
-        self.won_cards = state.won_cards
+        self.won_masks = tuple(int(mask) for mask in record["won"][:n])
         self.trick_points = tuple(int(points) for points in record["points"][:n])
         self.scores = state.scores
         self.reason = state.reason
-        self._legal = tuple(state.legal_actions()) if state.current_player == seat else ()
+        self._legal_ids = tuple(state.legal_action_ids()) if state.current_player == seat else ()
 
     @staticmethod
     def _first_batch(state, seat: int) -> int:
@@ -72,16 +73,33 @@ class TableView:
         )
 
     @staticmethod
-    def _face_up(state) -> str | None:
+    def _face_up(state, talon_size: int) -> str | None:
         """The face-up card while it lies under an open talon (public in turn-up games)."""
         if state.game.rules.trump_source != "turn_up" or state.closed_by is not None:
             return None
-        talon = state.talon
-        return talon[-1] if talon else None
+        return (
+            card_name(int(state.array[0]["talon"][state.array[0]["talon_end"] - 1]))
+            if talon_size
+            else None
+        )
+
+    @functools.cached_property
+    def hand(self) -> list[str]:
+        """The seat's hand, sorted card strings."""
+        return mask_to_names(self.hand_mask)
+
+    @functools.cached_property
+    def won_cards(self) -> tuple[list[str], ...]:
+        """The cards each seat has taken in tricks, sorted (public)."""
+        return tuple(mask_to_names(mask) for mask in self.won_masks)
 
     def legal_actions(self) -> list[str]:
         """The seat's legal actions when it is to move (sorted strings), else empty."""
-        return list(self._legal)
+        return sorted(action_name(action) for action in self._legal_ids)
+
+    def legal_action_ids(self) -> list[int]:
+        """The seat's legal action ids when it is to move (ascending), else empty."""
+        return list(self._legal_ids)
 
     @property
     def public_history(self) -> list[tuple[int, str]]:

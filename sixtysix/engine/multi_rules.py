@@ -190,6 +190,19 @@ class TableRules:
         return self.deck - self.num_players * self.hand_size
 
     @property
+    def max_game_points(self) -> int:
+        """The most game points one seat can score in a deal (what a forfeit scores): 3, an
+        announcement's points, or the moon's level in a contract game."""
+        most = [3]
+        if self.announcements != "none":
+            most.append(self.durchmars_points)
+        if self.betli_possible:
+            most.append(self.betli_points)
+        if self.sides == "contract":
+            most.append(self.bid_levels)
+        return max(most)
+
+    @property
     def betli_possible(self) -> bool:
         """Whether a betli may be announced."""
         return self.announcements == "durchmars_betli"
