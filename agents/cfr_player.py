@@ -9,7 +9,8 @@
   training never reached a state (``sixtysix.theory.mccfr.AbstractStrategy``).
 
 ``policy(view)`` is the strategy's mixed action; ``act`` samples it with the agent's seed.
-A file is read once per process (tournaments build an agent for every deal).
+A file is read once per process (tournaments build an agent for every deal). Strategies
+are of the two-player games only: a three- or four-player view is refused.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 
 import numpy as np
 
+from sixtysix.table_view import TableView
 from sixtysix.theory.cfr import ExactStrategy
 from sixtysix.theory.mccfr import AbstractStrategy
 
@@ -63,6 +65,13 @@ class CfrAgent(Agent):
 
     def policy(self, view) -> dict[str, float]:
         """``{action: probability}`` of the strategy at the view."""
+        if isinstance(view, TableView):
+            raise ValueError(
+                f"the cfr agent cannot play {view.game!r}, a {view.num_players}-player game: "
+                "its strategies are of the two-player games (exact ones of the two-player "
+                "mini presets, 'sixtysix cfr solve'; abstract ones of a two-player preset, "
+                "'sixtysix cfr train')"
+            )
         return self.strategy.policy(view)
 
     def act(self, view) -> str:

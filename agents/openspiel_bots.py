@@ -17,6 +17,13 @@
   only as a reference. The protocol hands it the state (``act_on_state``); tournaments
   refuse it unless cheating is allowed.
 
+Both play every preset, the multi-player ones too (``python_sixty_six`` runs them:
+``sixtysix.openspiel``). At a table the worlds come from
+``sixtysix.table_worlds.sample_worlds`` of the seat's ``TableView`` (each world's hidden
+partnership included), every tree node backs up its mover's own return, the research
+payoff of RULES_MULTI 1.13.6 (``openspiel.table_returns``: partners share their side's
+payoff; a three-sided ``snapszer3`` deal pays each seat its game points).
+
 Both are seeded: every random draw of a decision (the sampled world, the bot's and the
 rollouts' random states) comes from the agent's seed, so a deal replays exactly.
 Action ids are shared: the adapter's player actions are the engine's action ids.
@@ -35,6 +42,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 from sixtysix import openspiel
 from sixtysix.engine.checks import check_integer
 from sixtysix.game import State
+from sixtysix.table_game import TableGame, TableState
+from sixtysix.table_view import TableView
+from sixtysix.table_worlds import sample_worlds
 
 from .base import Agent
 
@@ -46,15 +56,20 @@ FINAL_POLICIES = {
 _SEED_WORDS = 4  # per decision: the world, the bot, the rollouts, the resampler
 
 
-def spiel_state(state: State) -> openspiel.SixtySixState:
-    """The ``python_sixty_six`` state of an engine ``state``: its deal as chance actions,
-    then its actions, in a new game of its rules and dealer (new, because the adapter's
-    observers remember every string they make: a game kept for a tournament would grow
-    by about 1 MB a deal; one costs half a millisecond)."""
+def spiel_state(state: State | TableState) -> openspiel.SixtySixState:
+    """The ``python_sixty_six`` state of an engine ``state`` (two players or a table): its
+    deal as chance actions, then its actions, in a new game of its rules and dealer (new,
+    because the adapter's observers remember every string they make: a game kept for a
+    tournament would grow by about 1 MB a deal; one costs half a millisecond)."""
+    deal_options = (
+        openspiel.TABLE_DEAL_OPTIONS
+        if isinstance(state.game, TableGame)
+        else openspiel.DEAL_OPTIONS
+    )
     options = {
         name: int(value) if isinstance(value, bool) else value
         for name, value in state.game.overrides.items()
-        if name in openspiel.DEAL_OPTIONS
+        if name in deal_options
     }
     params = {"preset": state.game.preset, "dealer": int(state.dealer), **options}
     spiel_game = openspiel.SixtySixGame(params)
@@ -109,7 +124,11 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
     def act(self, view) -> int:
         world_seed, bot_seed, rollout_seed, resample_seed = self._decision_seeds()
         # The bot searches from a world drawn from the view: its facts, no hidden truth.
-        root = spiel_state(view.sample_worlds(1, world_seed)[0])
+        if isinstance(view, TableView):
+            world = sample_worlds(view, 1, world_seed)[0]
+        else:
+            world = view.sample_worlds(1, world_seed)[0]
+        root = spiel_state(world)
         bot = ismcts.ISMCTSBot(
             root.get_game(),
             self._evaluator(rollout_seed),
@@ -146,7 +165,7 @@ class OpenSpielMCTSAgent(_OpenSpielAgent):
             "act_on_state(state), not act(view)"
         )
 
-    def act_on_state(self, state: State) -> int:
+    def act_on_state(self, state: State | TableState) -> int:
         """The bot's action in the true ``state`` (every card known)."""
         _, bot_seed, rollout_seed, _ = self._decision_seeds()
         spiel = spiel_state(state)

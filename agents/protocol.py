@@ -53,7 +53,8 @@ class DealResult:
     Per seat: ``scores`` (the game points each seat scores in the deal; negative for a set
     ``na66`` contract), ``payoffs`` (the research payoff: signed game points for two
     players, RULES_MULTI 1.13.6 for more), ``card_points``, ``decisions`` and
-    ``decision_seconds`` (NaN on the numba path, which is not timed). ``winners`` are the
+    ``decision_seconds`` (NaN on the numba path, which is not timed), ``sides`` (the seats
+    of each seat's side at the end, as a bit mask: partners share one). ``winners`` are the
     seats of the winning side (empty on a draw), ``reason`` why the deal ended.
     ``outcome`` is the game's own: ``(winner or None, game points, reason)`` for two
     players, ``(winning seats, reason, scores)`` for more. ``history_ids`` are the
@@ -69,6 +70,7 @@ class DealResult:
     payoffs: tuple[int, ...]
     winners: tuple[int, ...]
     reason: str
+    sides: tuple[int, ...]
     card_points: tuple[int, ...]
     closed_by: int | None
     close_trick: int
@@ -228,6 +230,7 @@ def _play(state, seed: int, agents: Sequence, time_limit: float | None) -> DealR
         payoffs=payoffs,
         winners=winners,
         reason=reason,
+        sides=_side_masks(state),
         card_points=tuple(state.card_points),
         closed_by=state.closed_by,
         close_trick=close_trick,
@@ -239,6 +242,13 @@ def _play(state, seed: int, agents: Sequence, time_limit: float | None) -> DealR
         history_ids=tuple(state.history_ids),
         engine="python",
     )
+
+
+def _side_masks(state) -> tuple[int, ...]:
+    """Each seat's side at the end of a deal as a bit mask of its seats."""
+    if not isinstance(state, TableState):
+        return (1, 2)
+    return tuple(sum(1 << seat for seat in side) for side in state.sides)
 
 
 def _two_player_ending(state: State, error_seat: int | None):
@@ -308,6 +318,7 @@ def _play_in_numba(game: Game, specs: tuple[str, str], codes, seeds) -> list[Dea
                 payoffs=payoffs,
                 winners=winners,
                 reason=reason_name,
+                sides=(1, 2),
                 card_points=(total_0, total_1),
                 closed_by=None if closer < 0 else closer,
                 close_trick=close_trick,

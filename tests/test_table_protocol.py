@@ -49,6 +49,7 @@ def test_play_deal_gives_every_seat_its_scores_and_decisions(preset):
         assert result.outcome == state.outcome
         assert result.payoffs == table_solver.research_payoffs(state)
         assert result.card_points == state.card_points
+        assert result.sides == tuple(sum(1 << s for s in side) for side in state.sides)
         assert result.tricks_played == state.tricks_played
         assert len(result.specs) == len(result.decisions) == game.num_players
         assert sum(result.decisions) == len(result.history_ids)
