@@ -12,6 +12,7 @@ from sixtysix.table_view import TableView
 
 from . import policies
 from .base import Agent
+from .table_heuristic import heuristic_action
 
 
 class PolicyAgent(Agent):
@@ -91,6 +92,4 @@ class HeuristicAgent(PolicyAgent):
         self.noise = float(noise)
 
     def _table_choice(self, view: TableView) -> str:
-        from .table_heuristic import heuristic_action  # TODO(lead): top-level once it lands
-
         return heuristic_action(view)

@@ -39,6 +39,7 @@ HARVEST_KIND = "closing-harvest"  # the ``kind`` in the configuration of a closi
 REFERENCE_KIND = "closing-reference"  # ... of a closing evaluation's cache of reference values
 DECISIONS_KIND = "closing-decisions"  # ... of its cache of agent decisions
 EVALUATION_KIND = "closing-evaluation"  # ... of its scored decisions
+TABLE_KIND = "table-tournament"  # ... of a tournament for three or four seats
 
 #: The results files of the other runs, by the ``kind`` in their configuration (a
 #: tournament's has none): what each is, and what reads it (``FILE``: its path).
@@ -58,6 +59,10 @@ OTHER_KINDS = {
     EVALUATION_KIND: (
         "a closing evaluation's scored decisions",
         "its report is the .md file that 'sixtysix closing evaluate' wrote beside it",
+    ),
+    TABLE_KIND: (
+        "a tournament's results for three or four seats",
+        "read it with experiments.table_tournament.read_table_results, or 'sixtysix report FILE'",
     ),
 }
 

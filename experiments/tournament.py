@@ -39,7 +39,6 @@ from tqdm import tqdm
 
 from sixtysix import agents
 from sixtysix.engine.checks import check_integer, check_seed
-from sixtysix.engine.rules import make_rules
 from sixtysix.game import Game
 
 from .batch_backends import (
@@ -261,7 +260,7 @@ def canonical_overrides(preset: str, overrides: dict) -> dict:
     """The rule ``overrides`` of ``preset`` (checked), sorted, without those equal to the
     preset's value."""
     rules = Game(preset, **overrides).rules
-    base = make_rules(preset)
+    base = Game(preset).rules
     return {
         name: getattr(rules, name)
         for name in sorted(overrides)
@@ -347,11 +346,12 @@ def schedule(config: TournamentConfig, done: set[tuple[int, int]], slots: int) -
     return sorted(batches, key=lambda batch: (batch.start, batch.pairing))
 
 
-def done_units(table: pa.Table | None) -> set[tuple[int, int]]:
-    """The ``(pairing, unit)`` pairs that ``table`` holds rows of (a batch is saved whole)."""
+def done_units(table: pa.Table | None, group: str = "pairing") -> set[tuple[int, int]]:
+    """The ``(group, unit)`` pairs that ``table`` holds rows of (a batch is saved whole);
+    ``group`` is the column of the schedule's groups (a table tournament's ``lineup``)."""
     if table is None:
         return set()
-    return set(zip(table["pairing"].to_pylist(), table["deal_index"].to_pylist(), strict=True))
+    return set(zip(table[group].to_pylist(), table["deal_index"].to_pylist(), strict=True))
 
 
 # ---- playing a batch -------------------------------------------------------------------------
@@ -590,13 +590,7 @@ def replay_row(path: str | os.PathLike, row: int) -> Replay:
     """Re-play row ``row`` (0 is the first) of the results file ``path`` from its stored
     configuration and seeds."""
     config = _config_of(path)
-    table = pq.read_table(path)
-    if not 0 <= row < table.num_rows:
-        raise ValueError(
-            f"invalid row {row}: {path} has {table.num_rows} rows, so row must be 0 to "
-            f"{table.num_rows - 1}"
-        )
-    stored = table.slice(row, 1).to_pylist()[0]
+    stored = stored_row(path, row)
     game = config.game()
     specs = (stored["spec_0"], stored["spec_1"])
     lines = [
@@ -628,6 +622,17 @@ def replay_row(path: str | os.PathLike, row: int) -> Replay:
     else:
         lines.append(f"the replay ends exactly as row {row} says")
     return Replay("\n".join(lines), differences)
+
+
+def stored_row(path: str | os.PathLike, row: int) -> dict:
+    """Row ``row`` (0 is the first) of the results file ``path``, as a dict."""
+    table = pq.read_table(path)
+    if not 0 <= row < table.num_rows:
+        raise ValueError(
+            f"invalid row {row}: {path} has {table.num_rows} rows, so row must be 0 to "
+            f"{table.num_rows - 1}"
+        )
+    return table.slice(row, 1).to_pylist()[0]
 
 
 def _play_text(game: Game, result: agents.DealResult, specs: tuple[str, str]) -> list[str]:

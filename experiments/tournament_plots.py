@@ -92,12 +92,12 @@ def save_plots(results_path: str | Path, summary: Summary | None = None) -> tupl
         summary = summarize(pd.read_parquet(path))
     win_rates = path.with_name(f"{path.stem}-win-rates.png")
     ratings = path.with_name(f"{path.stem}-ratings.png")
-    _save(plot_head_to_head(summary, "win"), win_rates)
-    _save(plot_ratings(summary), ratings)
+    save_png(plot_head_to_head(summary, "win"), win_rates)
+    save_png(plot_ratings(summary), ratings)
     return win_rates, ratings
 
 
-def _save(figure: Figure, path: Path) -> None:
+def save_png(figure: Figure, path: Path) -> None:
     """Save ``figure`` as a PNG through a temporary file beside ``path`` (never half-written)."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     figure.savefig(temporary, dpi=150, format="png", bbox_inches="tight")

@@ -77,15 +77,28 @@ def _sides(units: pd.DataFrame) -> pd.DataFrame:
 def _interval_table(sides: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Units played, duplicate pairs, and win rate and points with t intervals over pairs."""
     pair_keys = list(dict.fromkeys([*keys, "pairing", "side", "deal_index"]))
-    pairs = sides.groupby(pair_keys)[list(_MEASURES)].mean().groupby(level=keys)
-    count = pairs.size()
-    mean, sem = pairs.mean(), pairs.sem()
-    half = sem.mul(stats.t.ppf((1 + CONFIDENCE) / 2, count - 1), axis=0)
-    table = pd.DataFrame({"played": sides.groupby(keys).size(), "pairs": count})
-    for measure, name in zip(_MEASURES, ("win_rate", "points"), strict=True):
-        table[name] = mean[measure]
-        table[f"{name}_low"] = mean[measure] - half[measure]
-        table[f"{name}_high"] = mean[measure] + half[measure]
+    pairs = sides.groupby(pair_keys)[list(_MEASURES)].mean()
+    table = pd.DataFrame({"played": sides.groupby(keys).size()})
+    names = dict(zip(_MEASURES, ("win_rate", "points"), strict=True))
+    return table.join(group_intervals(pairs, keys, names, count="pairs"))
+
+
+def group_intervals(
+    groups: pd.DataFrame, keys: list[str], names: dict[str, str], *, count: str
+) -> pd.DataFrame:
+    """Per value of the index levels ``keys`` of ``groups`` (one row per independent group):
+    the number of groups as column ``count`` and, for each column ``c`` of ``names``, its mean
+    over the groups as ``names[c]`` with the bounds of its 95% t interval, ``names[c]_low``
+    and ``names[c]_high`` (NaN for a single group)."""
+    grouped = groups.groupby(level=keys)[list(names)]
+    size = grouped.size()
+    mean, sem = grouped.mean(), grouped.sem()
+    half = sem.mul(stats.t.ppf((1 + CONFIDENCE) / 2, size - 1), axis=0)
+    table = pd.DataFrame({count: size})
+    for column, name in names.items():
+        table[name] = mean[column]
+        table[f"{name}_low"] = mean[column] - half[column]
+        table[f"{name}_high"] = mean[column] + half[column]
     return table
 
 
@@ -176,8 +189,6 @@ def ratings(
     units = outcomes(results)
     units = units[units["agent_a"] != units["agent_b"]]
     names = agents(units)
-    if anchor is not None and anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not one of the rated agents {names}")
     index = {name: i for i, name in enumerate(names)}
     pairs = units.groupby(["pairing", "deal_index"]).agg(
         agent_a=("agent_a", "first"),
@@ -185,39 +196,62 @@ def ratings(
         won=("win", "sum"),
         played=("win", "size"),
     )
-    blocks = [
-        (
-            index[pairing["agent_a"].iloc[0]],
-            index[pairing["agent_b"].iloc[0]],
-            pairing["won"].to_numpy(),
-            (pairing["played"] - pairing["won"]).to_numpy(),
-        )
-        for _, pairing in pairs.groupby(level="pairing")
-    ]
+    blocks = []
+    for _, pairing in pairs.groupby(level="pairing"):
+        i, j = index[pairing["agent_a"].iloc[0]], index[pairing["agent_b"].iloc[0]]
+        won = pairing["won"].to_numpy()
+        blocks.append(([(i, j), (j, i)], np.column_stack([won, pairing["played"] - won])))
+    played = pd.concat([units["agent_a"], units["agent_b"]]).value_counts()
+    return bradley_terry(
+        names,
+        blocks,
+        played.reindex(names).to_numpy(),
+        resamples=resamples,
+        seed=seed,
+        alpha=alpha,
+        anchor=anchor,
+    )
+
+
+def bradley_terry(
+    names: list[str],
+    blocks: list[tuple[list[tuple[int, int]], np.ndarray]],
+    played: np.ndarray,
+    *,
+    resamples: int,
+    seed: int,
+    alpha: float,
+    anchor: str | None,
+) -> pd.DataFrame:
+    """Bradley–Terry ratings of ``names`` as ``ratings`` describes, from ``blocks``, one per
+    stratum of the bootstrap: ``(contests, won)`` with ``contests`` the ``(winner, loser)``
+    index pairs and ``won[g, c]`` what independent group ``g`` (a duplicate pair or group)
+    counts for contest ``c``. Each resample draws every block's groups with replacement;
+    ``played`` is the ``played`` column."""
+    if anchor is not None and anchor not in names:
+        raise ValueError(f"anchor {anchor!r} is not one of the rated agents {names}")
 
     def fit(weights: list[np.ndarray]) -> np.ndarray:
         wins = np.zeros((len(names), len(names)))
-        for (i, j, won, lost), weight in zip(blocks, weights, strict=True):
-            wins[i, j] += weight @ won
-            wins[j, i] += weight @ lost
+        for (contests, won), weight in zip(blocks, weights, strict=True):
+            np.add.at(wins, tuple(np.transpose(contests)), weight @ won)
         rating = choix.ilsr_pairwise_dense(wins, alpha=alpha) * ELO_PER_LOG_STRENGTH
-        return rating - (rating.mean() if anchor is None else rating[index[anchor]])
+        return rating - (rating.mean() if anchor is None else rating[names.index(anchor)])
 
     rng = np.random.default_rng(seed)
-    sizes = [len(won) for _, _, won, _ in blocks]
+    sizes = [len(won) for _, won in blocks]
     boot = [
         fit([rng.multinomial(size, np.full(size, 1 / size)) for size in sizes])
         for _ in range(resamples)
     ]
     tail = 100 * (1 - CONFIDENCE) / 2
     low, high = np.percentile(boot, [tail, 100 - tail], axis=0)
-    played = pd.concat([units["agent_a"], units["agent_b"]]).value_counts()
     table = pd.DataFrame(
         {
             "rating": fit([np.ones(size) for size in sizes]),
             "rating_low": low,
             "rating_high": high,
-            "played": played.reindex(names).to_numpy(),
+            "played": played,
         },
         index=pd.Index(names, name="agent"),
     )
@@ -260,15 +294,7 @@ class Summary:
         pairings = self.pairings[["agent_a", "agent_b"]].assign(**rates(self.pairings))
         agents = pd.DataFrame(rates(self.agents), index=self.agents.index)
         ratings = pd.DataFrame(
-            {
-                "rating": [
-                    f"{rating:.0f} [{low:.0f}, {high:.0f}]"
-                    for rating, low, high in self.ratings[
-                        ["rating", "rating_low", "rating_high"]
-                    ].itertuples(index=False, name=None)
-                ],
-                played: self.ratings["played"],
-            },
+            {"rating": bracketed_ratings(self.ratings), played: self.ratings["played"]},
             index=self.ratings.index,
         )
         duplicate = self.duplicate[["agent_a", "agent_b", "pairs", "played"]]
@@ -333,6 +359,16 @@ def plus_minus(table: pd.DataFrame, name: str, digits: int) -> list[str]:
     return [
         f"{mean:.{digits}f} ± {width:.{digits}f}"
         for mean, width in zip(table[name], half, strict=True)
+    ]
+
+
+def bracketed_ratings(table: pd.DataFrame) -> list[str]:
+    """``rating [low, high]`` for each row of a ratings table, in whole Elo points."""
+    return [
+        f"{rating:.0f} [{low:.0f}, {high:.0f}]"
+        for rating, low, high in table[["rating", "rating_low", "rating_high"]].itertuples(
+            index=False, name=None
+        )
     ]
 
 

@@ -15,7 +15,7 @@ from test_tournament import cli_run
 
 import sixtysix
 from sixtysix import agents
-from sixtysix.openspiel import DEAL_OPTIONS
+from sixtysix.openspiel import DEAL_OPTIONS, TABLE_DEAL_OPTIONS
 
 ISMCTS = "openspiel-ismcts:simulations=12"
 MCTS = "openspiel-mcts:simulations=12"
@@ -27,7 +27,7 @@ VARIANTS = (
 
 def decision_states(game, seed: int, every: int = 4) -> list:
     """Some decision points of a random deal of ``game``."""
-    result = agents.play_deal(game, ("random", "random"), seed=seed)
+    result = agents.play_deal(game, ("random",) * game.num_players, seed=seed)
     actions = [action for _, action in result.history_ids]
     deck = game.new_deal(seed=seed).deck
     return [game.replay(deck, result.dealer, actions[:k]) for k in range(0, len(actions), every)]
@@ -117,6 +117,26 @@ def test_a_state_becomes_the_same_python_sixty_six_state(preset, overrides):
     assert dealers == {0, 1}
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        ("snapszer4_called", {"call_own_card": False, "announcements": "durchmars_betli"}),
+        ("snapszer3", {"announcements": "durchmars", "match_target": 9}),
+        ("na66", {}),
+    ],
+)
+def test_a_table_state_becomes_the_same_python_sixty_six_state(preset, overrides):
+    game = sixtysix.Game(preset, **overrides)  # a match option is left out
+    for seed in range(2):
+        for state in decision_states(game, seed):
+            engine = spiel_state(state).engine
+            for name in TABLE_DEAL_OPTIONS:
+                assert getattr(engine.game.rules, name) == getattr(game.rules, name), name
+            assert (engine.hands, engine.talon) == (state.hands, state.talon)
+            assert (engine.dealer, engine.history_ids) == (state.dealer, state.history_ids)
+            assert np.array_equal(engine.array, state.array)
+
+
 # ---- playing ---------------------------------------------------------------------------------
 
 
@@ -133,6 +153,18 @@ def test_both_bots_play_whole_deals_legally(preset, claim_mode):
             result = agents.play_deal(game, pair, seed=seed)
             assert result.error is None and result.outcome[2] != agents.FORFEIT
             assert result.outcome[0] in (0, 1, None) and sum(result.decisions) > 0
+
+
+@pytest.mark.parametrize("preset", ["snapszer3_called", "snapszer4", "na66"])
+def test_both_bots_play_whole_table_deals_legally(preset):
+    """At a table too; the cheating bot, handed a copy of the state, repeats its choice."""
+    game = sixtysix.Game(preset)
+    result = agents.play_deal(game, [ISMCTS, MCTS, "random", ISMCTS][: game.num_players], seed=3)
+    assert result.error is None and result.reason != agents.FORFEIT
+    assert result.decisions[0] > 0 and result.decisions[1] > 0
+    state = decision_states(game, 3)[1]
+    choices = [agents.make(MCTS, seed=9).act_on_state(state.clone()) for _ in range(2)]
+    assert choices[0] == choices[1] and choices[0] in state.legal_action_ids()
 
 
 def test_equal_seeds_and_views_give_equal_actions():

@@ -15,10 +15,18 @@ from pathlib import Path
 from sixtysix.experiments.tournament import check_scheduler, check_time_limit
 
 from .. import agents
+from ..engine import multi_rules
 from ..engine.checks import check_integer, check_seed
-from ..engine.rules import BOOL_OPTIONS, MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
+from ..engine.rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 
 ALL_PRESETS = [*PRESETS, *MINI_PRESETS]
+#: Every rule option, of the two-player presets and then of those for more seats, with its
+#: default value (whose type a ``--rule`` value takes).
+RULE_DEFAULTS = {
+    **{name: getattr(multi_rules.TableRules(), name) for name in multi_rules.OPTION_NAMES},
+    **{name: getattr(make_rules(), name) for name in OPTION_NAMES},
+}
+RULE_NAMES = list(dict.fromkeys([*OPTION_NAMES, *multi_rules.OPTION_NAMES]))
 WRITABLE = "give a path in a folder you can write to"
 
 
@@ -70,16 +78,17 @@ buildable_agent_spec = checked_type(built_spec, str)
 
 
 def rule_override(text: str) -> tuple[str, object]:
-    """An argparse ``type`` for ``OPTION=VALUE``: the value typed as the option's default
-    (``true``/``false`` for on/off options, ``none`` for an unset number)."""
+    """An argparse ``type`` for ``OPTION=VALUE``, an option of any preset (the game checks
+    that it is one of its preset's): the value typed as the option's default (``true``/``false``
+    for on/off options, ``none`` for an unset number)."""
     name, equals, value = text.partition("=")
-    if not equals or name not in OPTION_NAMES:
+    if not equals or name not in RULE_DEFAULTS:
         raise argparse.ArgumentTypeError(
             f"invalid rule option {text!r}: write OPTION=VALUE with OPTION one of "
-            f"{', '.join(OPTION_NAMES)}"
+            f"{', '.join(RULE_NAMES)}"
         )
-    default = getattr(make_rules(), name)
-    if name in BOOL_OPTIONS:
+    default = RULE_DEFAULTS[name]
+    if isinstance(default, bool):
         if value.lower() not in ("true", "false", "1", "0"):
             raise argparse.ArgumentTypeError(f"invalid value {value!r} for {name}: true or false")
         return name, value.lower() in ("true", "1")
