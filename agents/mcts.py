@@ -43,13 +43,12 @@ the agent's stream (``policies.new_stream(seed)``), which each decision advances
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from sixtysix.engine import multi_core as mc
-from sixtysix.engine.actions import NUM_ACTIONS, action_name
+from sixtysix.engine.actions import action_name
 from sixtysix.engine.bits import popcount, trailing_zeros
 from sixtysix.engine.checks import check_integer
 from sixtysix.engine.solver import (
@@ -60,115 +59,27 @@ from sixtysix.engine.solver import (
     solve_record,
 )
 from sixtysix.engine.worlds import sample_world_record
+from sixtysix.table_view import TableView
 
 from . import policies
 from .base import Agent
+from .search_tree import (
+    DMCTS,
+    ISMCTS,
+    UNSOLVED,
+    add_child,
+    merge_root,
+    most_visited,
+    new_pool,
+    reset_tree,
+    select,
+)
 
-DMCTS = 0  # search kinds
-ISMCTS = 1
 ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
 MAX_ITERATIONS = 4_000_000  # about 2.1 GB of nodes
-MAX_PATH = policies.MAX_PLIES + 1
-UNSOLVED = np.int64(1) << 40  # beyond every game-point value: no exact value kept
-
-
-class Pool(NamedTuple):
-    """The nodes of one search tree (node 0 is the root) and the buffers of one decision."""
-
-    children: np.ndarray  # (capacity, NUM_ACTIONS) int32: the child per action id, where
-    #                       the node's expanded bit is set (other entries are stale)
-    expanded: np.ndarray  # (capacity, 2): the actions that have a child, as the two words
-    #                       (low, high) of a legal set
-    visits: np.ndarray
-    points: np.ndarray  # sum of signed game points, from the view of who moved into the node
-    available: np.ndarray  # ismcts: times the node's action was legal when its parent was passed
-    exact: np.ndarray  # dmcts: a leaf's exact value (player 0's view), or UNSOLVED
-    size: np.ndarray  # [number of nodes in use]
-    path: np.ndarray  # nodes of the current iteration, root first
-    movers: np.ndarray  # the player who moved into each node of the path
-    root_visits: np.ndarray  # per root action id: visits summed over the trees
-    root_points: np.ndarray  # per root action id: game points (the searcher's view) summed
-    world: np.ndarray  # one-element two-player table record: dmcts's current world
-    scratch: np.ndarray  # one-element two-player table record: this iteration's position
-
-
-def new_pool(capacity: int) -> Pool:
-    """A node pool for trees of up to ``capacity`` nodes."""
-    return Pool(
-        children=np.empty((capacity, NUM_ACTIONS), dtype=np.int32),
-        expanded=np.zeros((capacity, 2), dtype=np.int64),
-        visits=np.zeros(capacity, dtype=np.int64),
-        points=np.zeros(capacity, dtype=np.int64),
-        available=np.zeros(capacity, dtype=np.int64),
-        exact=np.zeros(capacity, dtype=np.int64),
-        size=np.zeros(1, dtype=np.int64),
-        path=np.zeros(MAX_PATH, dtype=np.int64),
-        movers=np.zeros(MAX_PATH, dtype=np.int64),
-        root_visits=np.zeros(NUM_ACTIONS, dtype=np.int64),
-        root_points=np.zeros(NUM_ACTIONS, dtype=np.int64),
-        world=np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE),
-        scratch=np.zeros(1, dtype=mc.TWO_PLAYER_STATE_DTYPE),
-    )
 
 
 # ---- the tree --------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _clear_node(pool, node):
-    pool.expanded[node, 0] = 0
-    pool.expanded[node, 1] = 0
-    pool.visits[node] = 0
-    pool.points[node] = 0
-    pool.available[node] = 0
-    pool.exact[node] = UNSOLVED
-
-
-@njit(cache=True, inline="always")
-def _reset_tree(pool):
-    """An empty tree: the root alone."""
-    _clear_node(pool, 0)
-    pool.size[0] = 1
-
-
-@njit(cache=True, inline="always")
-def _add_child(pool, node, action):
-    """A fresh child of ``node`` for ``action``."""
-    child = pool.size[0]
-    pool.size[0] = child + 1
-    _clear_node(pool, child)
-    pool.children[node, action] = child
-    pool.expanded[node, action // mc.HIGH] |= np.int64(1) << (action % mc.HIGH)
-    return child
-
-
-@njit(cache=True, inline="always")
-def _has(low, high, action):
-    """Whether ``action`` is in the set ``(low, high)``."""
-    word = low if action < mc.HIGH else high
-    return (word >> (action % mc.HIGH)) & 1
-
-
-@njit(cache=True, inline="always")
-def _select(kind, pool, node, low, high, c, bound):
-    """The action of highest UCB score among the actions ``(low, high)`` (children of
-    ``node``), the first id on ties."""
-    log_parent = math.log(pool.visits[node])
-    best_score = -math.inf
-    best = -1
-    for word in range(2):
-        candidates = low if word == 0 else high
-        while candidates:
-            action = word * mc.HIGH + trailing_zeros(candidates)
-            candidates &= candidates - 1
-            child = pool.children[node, action]
-            visits = pool.visits[child]
-            log_n = math.log(pool.available[child]) if kind == ISMCTS else log_parent
-            score = pool.points[child] / (bound * visits) + c * math.sqrt(log_n / visits)
-            if score > best_score:
-                best_score = score
-                best = action
-    return best
 
 
 @njit(cache=True)
@@ -219,9 +130,9 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
         if untried:
             pick = policies.draw_below(stream, untried)
             action = policies.nth_action(untried_low, untried_high, pick)
-            _add_child(pool, node, action)
+            add_child(pool, node, action)
         else:
-            action = _select(kind, pool, node, low, high, c, bound)
+            action = select(kind, pool, node, low, high, c, bound)
         if kind == ISMCTS:
             for word in range(2):
                 available = (low if word == 0 else high) & pool.expanded[node, word]
@@ -245,16 +156,6 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
         node = pool.path[k]
         pool.visits[node] += 1
         pool.points[node] += value if pool.movers[k] == 0 else -value
-
-
-@njit(cache=True, inline="always")
-def _merge_root(pool, low, high):
-    """Add the root children's statistics to the per-action root statistics."""
-    for action in range(NUM_ACTIONS):
-        if _has(low, high, action) and _has(pool.expanded[0, 0], pool.expanded[0, 1], action):
-            child = pool.children[0, action]
-            pool.root_visits[action] += pool.visits[child]
-            pool.root_points[action] += pool.points[child]
 
 
 @njit(cache=True, inline="always")
@@ -306,42 +207,20 @@ def search(
             _draw_world(
                 stream, pool.world, view, opponent, allowed, unknown, hidden_opponent, ordered
             )
-            _reset_tree(pool)
+            reset_tree(pool)
             for _ in range(iterations // worlds + (1 if w < iterations % worlds else 0)):
                 pool.scratch[0] = pool.world[0]
                 _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, stream)
-            _merge_root(pool, low, high)
+            merge_root(pool, low, high)
     else:
-        _reset_tree(pool)
+        reset_tree(pool)
         for _ in range(iterations):
             _draw_world(
                 stream, pool.scratch, view, opponent, allowed, unknown, hidden_opponent, ordered
             )
             _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, stream)
-        _merge_root(pool, low, high)
-    return _most_visited(pool.root_visits, low, high, stream)
-
-
-@njit(cache=True, inline="always")
-def _most_visited(visits, low, high, stream):
-    """The legal action with the most visits; ties drawn uniformly from ``stream`` (an index
-    into the tied action ids, ascending)."""
-    most = -1
-    ties = 0
-    for action in range(NUM_ACTIONS):
-        if _has(low, high, action):
-            if visits[action] > most:
-                most = visits[action]
-                ties = 1
-            elif visits[action] == most:
-                ties += 1
-    pick = policies.draw_below(stream, ties) if ties > 1 else 0
-    for action in range(NUM_ACTIONS):
-        if _has(low, high, action) and visits[action] == most:
-            if pick == 0:
-                return action
-            pick -= 1
-    return -1
+        merge_root(pool, low, high)
+    return most_visited(pool.root_visits, low, high, stream)
 
 
 # ---- the agents ------------------------------------------------------------------------------
@@ -382,8 +261,24 @@ class _TreeSearchAgent(Agent):
         self._pool = new_pool(capacity)
         self._workspace = new_workspace()
         self._stream = policies.new_stream(self.seed)
+        self._table = None  # the TableTreeSearch that plays table views, made on first use
 
     def act(self, view) -> str:
+        if isinstance(view, TableView):
+            if self._table is None:
+                from .table_search_agents import TableTreeSearch
+
+                self._table = TableTreeSearch(
+                    self.kind,
+                    self.seed,
+                    self._pool,
+                    self.worlds,
+                    self.iterations,
+                    self.c,
+                    self._rollout,
+                    self.solver,
+                )
+            return self._table.act(view)
         game = view.game
         if self.solver:
             check_rules(game)

@@ -27,6 +27,7 @@ from numba import njit
 
 from sixtysix.engine import multi_core, solver
 from sixtysix.engine.actions import action_name
+from sixtysix.table_view import TableView
 
 from .base import Agent
 from .policies import draw_below, new_stream
@@ -107,6 +108,7 @@ class PimcAgent(Agent):
         self._stream = new_stream(self.seed)
         self._workspace = solver.new_workspace()
         self._world = np.zeros(1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
+        self._table = None  # the TablePimc that plays table views, made on first use
 
     def action_values(self, view) -> dict[str, float]:
         """The mean value in game points (the mover's side) of every legal action, over the
@@ -133,6 +135,12 @@ class PimcAgent(Agent):
         return {action: (action in ties) / len(ties) for action in legal}
 
     def act(self, view) -> str:
+        if isinstance(view, TableView):
+            if self._table is None:
+                from .table_search_agents import TablePimc
+
+                self._table = TablePimc(self.seed, self.worlds)
+            return self._table.act(view)
         legal = view.legal_action_ids()
         if len(legal) == 1:
             return action_name(legal[0])

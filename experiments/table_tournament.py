@@ -53,7 +53,6 @@ from .tournament import (
     DEFAULT_DEALS,
     Batch,
     Replay,
-    _tournament_config,
     canonical_overrides,
     canonical_specs,
     check_time_limit,
@@ -61,6 +60,7 @@ from .tournament import (
     refuse_cheating,
     run_schedule,
     stored_row,
+    stored_tournament_config,
     unit_seed,
 )
 
@@ -384,7 +384,7 @@ def is_table_results(path: str | os.PathLike) -> bool:
 def _check_table_results(path: str | os.PathLike) -> None:
     """``ValueError`` naming what ``path`` is, unless it holds a table tournament's results."""
     if not is_table_results(path):
-        _tournament_config(path)  # names what the file is, if no tournament's results
+        stored_tournament_config(path)  # names what the file is, if no tournament's results
         raise ValueError(
             f"{path} holds a two-player tournament's results, not a table tournament's; "
             "read it with tournament.read_results"

@@ -548,16 +548,16 @@ def _saved(config, out: Path, played: int) -> str:
 def read_results(path: str | os.PathLike) -> pd.DataFrame:
     """The rows of a tournament's results file (read without rebuilding its configuration,
     so its agents' modules need not be importable)."""
-    _tournament_config(path)
+    stored_tournament_config(path)
     return pq.read_table(path).to_pandas()
 
 
 def _config_of(path: str | os.PathLike) -> TournamentConfig:
     """The configuration stored in the results file ``path``."""
-    return TournamentConfig.from_dict(_tournament_config(path))
+    return TournamentConfig.from_dict(stored_tournament_config(path))
 
 
-def _tournament_config(path: str | os.PathLike) -> dict:
+def stored_tournament_config(path: str | os.PathLike) -> dict:
     """The configuration stored in ``path``; ``ValueError`` if it is no tournament's results
     file, naming what it is and what reads it."""
     try:

@@ -43,7 +43,7 @@ SAMPLING_TRIES = 200  # candidates drawn per world wanted before sample_worlds g
 
 
 @dataclass(frozen=True)
-class _Layout:
+class WorldLayout:
     """What a view fixes of the deck and where each unseen card may lie."""
 
     fixed: dict  # deck position -> card index
@@ -105,7 +105,8 @@ def _positions_by(view: TableView, seat: int, latest: int, free) -> set:
 
 
 @functools.lru_cache(maxsize=256)  # views are equal (and hash) by their key
-def _layout(view: TableView) -> _Layout:
+def world_layout(view: TableView) -> WorldLayout:
+    """The deck positions a view fixes and where each unseen card may lie (module docstring)."""
     rules = view.game.rules
     fixed = _fixed_cards(view)
     known = set(fixed.values())
@@ -133,10 +134,10 @@ def _layout(view: TableView) -> _Layout:
         rules.sides == "called_card" and rules.claims_before_reveal
     )
     frozen = {card: frozenset(positions) for card, positions in allowed.items()}
-    return _Layout(fixed, free, cards, frozen, residual)
+    return WorldLayout(fixed, free, cards, frozen, residual)
 
 
-def _classes(layout: _Layout):
+def _classes(layout: WorldLayout):
     """Cards grouped by their allowed positions, and positions grouped alike: ``(card
     classes [(cards, allowed position-class indices)], position classes [positions])``."""
     by_allowed: dict[frozenset, list[int]] = {}
@@ -175,7 +176,7 @@ class _Matchings:
     """The number of ways to put the card classes on the position classes (every
     position filled, each card where it is allowed), and uniform draws of one."""
 
-    def __init__(self, layout: _Layout) -> None:
+    def __init__(self, layout: WorldLayout) -> None:
         self.card_classes, self.position_classes = _classes(layout)
         self.count = functools.lru_cache(maxsize=None)(self._count)
         self.weighted = functools.lru_cache(maxsize=None)(self._weighted)
@@ -224,10 +225,10 @@ class _Matchings:
 @functools.lru_cache(maxsize=64)
 def _matchings(view: TableView) -> _Matchings:
     """The counted matchings of a view (kept, so that drawing again costs no count)."""
-    return _Matchings(_layout(view))
+    return _Matchings(world_layout(view))
 
 
-def _deck(view: TableView, layout: _Layout, placed: dict) -> list[str]:
+def _deck(view: TableView, layout: WorldLayout, placed: dict) -> list[str]:
     cards = {**layout.fixed, **placed}
     return [card_name(cards[position]) for position in range(len(view.receipts))]
 
@@ -259,7 +260,7 @@ def _canonical(view: TableView, deck: list[str]) -> tuple:
 
 def enumerate_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> list:
     """Every world of ``view`` once (a replayed ``TableState`` each)."""
-    layout = _layout(view)
+    layout = world_layout(view)
     candidates = _matchings(view).total // _orderings(view)
     if candidates > check_integer(limit, "limit", 1):
         raise ValueError(
@@ -278,7 +279,7 @@ def enumerate_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> list:
     return worlds
 
 
-def _walk(layout: _Layout, k: int, placed: dict):
+def _walk(layout: WorldLayout, k: int, placed: dict):
     """Every matching of the unseen cards to the free positions, card by card."""
     if k == len(layout.cards):
         yield dict(placed)
@@ -294,7 +295,7 @@ def _walk(layout: _Layout, k: int, placed: dict):
 def count_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> int:
     """How many deals ``view``'s seat cannot tell apart from the true one: by the
     dynamic program, or by enumeration where a fact only the replay checks occurs."""
-    layout = _layout(view)
+    layout = world_layout(view)
     if layout.residual:
         return len(enumerate_worlds(view, limit))
     return _matchings(view).total // _orderings(view)
@@ -303,14 +304,14 @@ def count_worlds(view: TableView, limit: int = ENUMERATION_LIMIT) -> int:
 def replay_checks_more(view: TableView) -> bool:
     """Whether a fact only the replay checks occurs in ``view``'s game (then not every
     candidate is a world, and ``count_worlds`` enumerates)."""
-    return _layout(view).residual
+    return world_layout(view).residual
 
 
 def draw_candidates(view: TableView, count: int, seed: int) -> list[list[str]]:
     """``count`` candidate decks drawn uniformly by the dynamic program, before the
     replay check (``world_of``)."""
     rng = random.Random(check_seed(seed))
-    layout, matchings = _layout(view), _matchings(view)
+    layout, matchings = world_layout(view), _matchings(view)
     return [
         _deck(view, layout, matchings.draw(rng)) for _ in range(check_integer(count, "count", 1))
     ]
@@ -326,7 +327,7 @@ def sample_worlds(view: TableView, count: int, seed: int, tries: int = SAMPLING_
     from ``seed``; a ValueError if ``tries`` candidates per world find too few."""
     count = check_integer(count, "count", 1)
     rng = random.Random(check_seed(seed))
-    layout, matchings = _layout(view), _matchings(view)
+    layout, matchings = world_layout(view), _matchings(view)
     worlds = []
     for _ in range(count * check_integer(tries, "tries", 1)):
         world = _consistent(view, _deck(view, layout, matchings.draw(rng)))

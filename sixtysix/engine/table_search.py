@@ -202,7 +202,7 @@ def _sure_winner(state, card):
 
 
 @njit(cache=True, inline="always")
-def _move_score(state, rules, action):
+def move_score(state, rules, action):
     """Higher first: cheap winners when following, marriages and safe leads when leading."""
     if action < mc.A_CALL:
         card = action % mc.A_MARRY
@@ -399,7 +399,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
                 while legal:
                     action = trailing_zeros(legal) + word * mc.HIGH
                     legal &= legal - 1
-                    score = 1000 if action == first_move else _move_score(state, rules, action)
+                    score = 1000 if action == first_move else move_score(state, rules, action)
                     k = count
                     while k > 0 and scores[k - 1] < score:
                         scores[k] = scores[k - 1]

@@ -1,0 +1,214 @@
+"""The search agents ``pimc``, ``ismcts`` and ``dmcts`` on the games of three and four
+seats (``agents.table_search_agents``): their world draws are the view's worlds, drawn
+uniformly; their choices are legal on every table preset and reproducible from the seed;
+``pimc`` plays the solver's best action where the view leaves one world; the tree
+searches beat random play on a mini preset."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+import numpy as np
+import pytest
+from sixtysix.agents.policies import new_stream
+from sixtysix.agents.table_search_agents import WorldChain, seat_payoffs
+
+import sixtysix
+from sixtysix import agents, table_worlds
+from sixtysix.engine import multi_core as mc
+from sixtysix.engine.actions import action_name
+from sixtysix.engine.cards import card_name
+from sixtysix.theory.table_solver import TableSolver, research_payoffs
+
+SPECS = ("pimc:worlds=2", "ismcts:iterations=200", "dmcts:iterations=200,worlds=4")
+#: Every table preset with each announcement option it takes.
+GAMES = [
+    ("snapszer3", {}),
+    ("snapszer3", {"announcements": "durchmars"}),
+    ("snapszer3_called", {}),
+    ("snapszer3_called", {"announcements": "durchmars"}),
+    ("snapszer4", {}),
+    ("snapszer4", {"announcements": "durchmars_betli"}),
+    ("snapszer4_called", {}),
+    ("snapszer4_called", {"announcements": "durchmars_betli"}),
+    ("na66", {}),
+    ("na66_3", {}),
+    ("na66_2", {}),
+    ("mini3_3x3", {}),
+    ("mini3_called_3x3", {}),
+    ("mini3_called_3x4", {}),
+    ("mini4_4x3", {}),
+    ("mini4_called_2x4", {}),
+    ("mini4_called_2x4", {"announcements": "durchmars_betli"}),
+    ("mini_na66_4x3", {}),
+    ("mini_na66_2", {}),
+]
+#: Random actions before the searchers take over on the full presets where exact solves
+#: of the first decisions cost seconds (the first tricks of ``snapszer3``, the auctions, a
+#: betli announced in a called-card game); the minis are searched from the deal on.
+OPENING = {
+    "snapszer3": 9,
+    "snapszer3+durchmars": 9,
+    "snapszer3_called": 6,
+    "snapszer3_called+durchmars": 6,
+    "snapszer4_called+durchmars_betli": 5,
+    "na66_2": 6,
+    "na66_3": 5,
+}
+
+
+def game_id(game: tuple) -> str:
+    preset, overrides = game
+    return "+".join([preset, *overrides.values()])
+
+
+def random_position(game, seed: int, plies: int):
+    """The deal of ``seed`` after ``plies`` uniformly random actions (fewer if it ends)."""
+    rng = random.Random(seed)
+    state = game.new_deal(seed=seed)
+    for _ in range(plies):
+        if state.is_terminal or len(state.legal_actions()) == 0:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def draws(view, count: int, seed: int) -> list[np.ndarray]:
+    """``count`` world records of ``view`` drawn by a ``WorldChain`` seeded with ``seed``."""
+    chain = WorldChain(view, new_stream(seed))
+    worlds = []
+    for _ in range(count):
+        world = np.zeros(1, dtype=mc.state_dtype(view.game.rule_array))
+        chain.draw(world)
+        worlds.append((world, chain.deck()))
+    return worlds
+
+
+@pytest.mark.parametrize("preset", ["snapszer4_called", "snapszer3", "na66_3", "mini4_4x3"])
+def test_drawn_worlds_are_the_views_worlds(preset):
+    """Every world drawn is the replay of a deck ``table_worlds`` accepts for the view."""
+    game = sixtysix.Game(preset)
+    rng = random.Random(1)
+    state = game.new_deal(seed=1)
+    while not state.is_terminal:
+        view = state.view(state.current_player)
+        for world, deck in draws(view, 2, len(state.history_ids)):
+            replayed = table_worlds.world_of(view, [card_name(card) for card in deck])
+            assert replayed is not None
+            assert replayed.array.tobytes() == world.tobytes()
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def views_with_worlds(game, low: int, high: int):
+    """The views of random deals whose seat has ``low`` to ``high`` worlds."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            if low <= table_worlds.count_worlds(view) <= high:
+                yield view
+            state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["mini4_4x3", "mini3_called_3x4", "mini4_called_2x4"])
+def test_worlds_are_drawn_uniformly(preset):
+    """The chain's draws over the views's worlds pass a chi-square test for uniformity
+    (every world is equally likely; the tolerance is five standard deviations)."""
+    view = next(views_with_worlds(sixtysix.Game(preset), 20, 400))
+    exact = collections.Counter(
+        world.array[0]["hand"].tobytes() + world.array[0]["talon"].tobytes()
+        for world in table_worlds.enumerate_worlds(view)
+    )
+    total = sum(exact.values())
+    samples = 200 * len(exact)
+    drawn = collections.Counter(
+        world[0]["hand"].tobytes() + world[0]["talon"].tobytes()
+        for world, _ in draws(view, samples, 7)
+    )
+    assert set(drawn) == set(exact)
+    chi_square = sum(
+        (drawn[key] - samples * weight / total) ** 2 / (samples * weight / total)
+        for key, weight in exact.items()
+    )
+    freedom = len(exact) - 1
+    assert chi_square < freedom + 5 * (2 * freedom) ** 0.5
+
+
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+def test_seat_payoffs_are_the_research_payoffs(game):
+    preset, overrides = game
+    table = sixtysix.Game(preset, **overrides)
+    out = np.zeros(4, dtype=np.int64)
+    for seed in range(20):
+        state = random_position(table, seed, 200)
+        seat_payoffs(state.array[0], table.rule_array[0], out)
+        assert tuple(out[: table.num_players]) == research_payoffs(state)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+def test_search_agents_play_legally_on_every_table(game, spec):
+    """A deal with the agent in every seat: every choice is legal (the protocol would
+    forfeit it otherwise)."""
+    preset, overrides = game
+    table = sixtysix.Game(preset, **overrides)
+    state = random_position(table, 3, OPENING.get(game_id(game), 0))
+    seats = [agents.make(spec, seed=seat) for seat in range(table.num_players)]
+    while not state.is_terminal:
+        view = state.view(state.current_player)
+        choice = seats[state.current_player].act(view)
+        assert choice in view.legal_actions()
+        state.apply(choice)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_same_seed_makes_the_same_choices(spec):
+    game = sixtysix.Game("mini4_called_2x4", announcements="durchmars_betli")
+    for seed in range(4):
+        state = game.new_deal(seed=seed)
+        first, second = agents.make(spec, seed=seed), agents.make(spec, seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            choice = first.act(view)
+            assert second.act(view) == choice
+            state.apply(choice)
+
+
+def test_pimc_plays_the_solvers_best_action_when_the_view_leaves_one_world():
+    """In ``mini_na66_2`` each seat knows the other's hand (the rest of the pack): one
+    world, which ``pimc`` solves exactly."""
+    game = sixtysix.Game("mini_na66_2")
+    solver = TableSolver(game)
+    pimc = agents.make("pimc:worlds=3", seed=0)
+    for seed in range(6):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            assert table_worlds.count_worlds(view) == 1
+            best = {action_name(a) for a in solver.best_actions(state)}
+            choice = pimc.act(view)
+            assert choice in best
+            state.apply(choice)
+
+
+def test_tree_search_refuses_the_solver_on_tables():
+    state = sixtysix.Game("mini4_4x3").new_deal(seed=0)
+    with pytest.raises(ValueError, match="solver=true is not supported"):
+        agents.make("ismcts:solver=true", seed=0).act(state.view(state.current_player))
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=500", "dmcts:iterations=500,worlds=8"])
+def test_tree_searches_beat_random_play(spec):
+    """Duplicate pairs of ``mini4_4x3`` deals (the searcher's team in seats 0 and 2, then
+    in 1 and 3): the searchers' team wins clearly more than half."""
+    game = sixtysix.Game("mini4_4x3")
+    won = 0
+    deals = 30
+    for seed in range(deals):
+        for searcher_seats in (0, 1):
+            specs = [spec if seat % 2 == searcher_seats else "random" for seat in range(4)]
+            result = agents.play_deal(game, specs, seed)
+            won += result.payoffs[searcher_seats] > 0
+    assert won >= 1.2 * deals  # 60% of the deals (random play wins about half)
