@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from sixtysix.agents.table_heuristic import heuristic_action
 from test_multi_scenarios import act, deal, plays
 
 import sixtysix
-from agents.table_heuristic import heuristic_action
 from sixtysix.table_game import TABLE_PRESET_NAMES
 from sixtysix.table_worlds import sample_worlds
 
