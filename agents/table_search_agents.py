@@ -16,7 +16,9 @@ may lie. The proposals are symmetric, so the chain's stationary law is uniform o
 matchings it connects, that is over the deals the view cannot tell apart
 (``table_worlds``' measure), wherever swaps and rotations connect them all (not proven for
 every layout; the tests compare the draws with ``enumerate_worlds`` on small views).
-``BURN_IN`` proposals per free position start it and ``MIX_STEPS`` separate two draws.
+``BURN_IN`` proposals per free position start it; ``PIMC_MIX_STEPS`` separate two
+worlds of ``pimc``, ``TREE_MIX_STEPS`` (fewer: they cost half of an ``ismcts`` iteration
+at eight, and consecutive iterations need no independent worlds) those of the trees.
 Each draw is replayed (deal, then every public action, checked legal and by the right
 seat) into a table record at the current decision; a draw the replay refuses (a fact only
 the replay checks, ``table_worlds.replay_checks_more``) is skipped. Only the view is
@@ -102,7 +104,8 @@ from .search_tree import DMCTS, ISMCTS, add_child, merge_root, most_visited, res
 from .table_heuristic import heuristic_action
 
 BURN_IN = 64  # chain proposals per free position before the first world
-MIX_STEPS = 8  # chain proposals per free position between two worlds
+PIMC_MIX_STEPS = 8  # chain proposals per free position between two worlds of pimc
+TREE_MIX_STEPS = 2  # the same between two iterations of ismcts or two trees of dmcts
 REPLAY_TRIES = 1000  # draws the replay may refuse before a world is given up on
 NODE_BUDGET = 2_000_000  # pimc: solver nodes per decision after which no world is added
 MAX_SEATS = 4
@@ -245,9 +248,10 @@ def draw_world(stream, into, rules_array, chain_arrays, dealer, seat, steps):
 
 
 class WorldChain:
-    """The worlds of one view (module docstring), drawn from ``stream`` into table records."""
+    """The worlds of one view (module docstring), drawn from ``stream`` into table records,
+    ``mix_steps`` chain proposals per free position apart."""
 
-    def __init__(self, view, stream: np.ndarray) -> None:
+    def __init__(self, view, stream: np.ndarray, mix_steps: int) -> None:
         layout = table_worlds.world_layout(view)
         index = {position: j for j, position in enumerate(layout.free)}
         deck = np.full(len(view.receipts), -1, dtype=np.int64)
@@ -273,7 +277,7 @@ class WorldChain:
         self.dealer = view.dealer
         self.seat = view.seat
         self.stream = stream
-        self.steps = MIX_STEPS * len(layout.free)
+        self.steps = mix_steps * len(layout.free)
         _mix(stream, allowed, holder, BURN_IN * len(layout.free))
 
     def draw(self, into: np.ndarray) -> None:
@@ -336,7 +340,7 @@ class TablePimc:
         this decision; advances the agent's stream like ``act``."""
         game = view.game
         solver = self._solver_for(game)
-        chain = WorldChain(view, self._stream)
+        chain = WorldChain(view, self._stream, PIMC_MIX_STEPS)
         budget = solver.nodes + NODE_BUDGET
         solved: dict[bytes, dict[int, int]] = {}
         totals: dict[int, float] = {}
@@ -554,7 +558,7 @@ class TableTreeSearch:
             self._pool = self._pool._replace(
                 world=np.zeros(1, dtype=dtype), scratch=np.zeros(1, dtype=dtype)
             )
-        chain = WorldChain(view, self._stream)
+        chain = WorldChain(view, self._stream, TREE_MIX_STEPS)
         action = search(
             self.kind,
             self._pool,

@@ -12,7 +12,12 @@ import random
 import numpy as np
 import pytest
 from sixtysix.agents.policies import new_stream
-from sixtysix.agents.table_search_agents import WorldChain, seat_payoffs
+from sixtysix.agents.table_search_agents import (
+    PIMC_MIX_STEPS,
+    TREE_MIX_STEPS,
+    WorldChain,
+    seat_payoffs,
+)
 
 import sixtysix
 from sixtysix import agents, table_worlds
@@ -74,9 +79,10 @@ def random_position(game, seed: int, plies: int):
     return state
 
 
-def draws(view, count: int, seed: int) -> list[np.ndarray]:
-    """``count`` world records of ``view`` drawn by a ``WorldChain`` seeded with ``seed``."""
-    chain = WorldChain(view, new_stream(seed))
+def draws(view, count: int, seed: int, mix_steps: int = TREE_MIX_STEPS) -> list:
+    """``count`` world records of ``view`` (with the deck of each) drawn by a ``WorldChain``
+    seeded with ``seed``."""
+    chain = WorldChain(view, new_stream(seed), mix_steps)
     worlds = []
     for _ in range(count):
         world = np.zeros(1, dtype=mc.state_dtype(view.game.rule_array))
@@ -114,8 +120,9 @@ def views_with_worlds(game, low: int, high: int):
 
 @pytest.mark.parametrize("preset", ["mini4_4x3", "mini3_called_3x4", "mini4_called_2x4"])
 def test_worlds_are_drawn_uniformly(preset):
-    """The chain's draws over the views's worlds pass a chi-square test for uniformity
-    (every world is equally likely; the tolerance is five standard deviations)."""
+    """``pimc``'s draws (the chain's most widely spaced, near independent) over the view's
+    worlds pass a chi-square test for uniformity (every world equally likely; the
+    tolerance is five standard deviations)."""
     view = next(views_with_worlds(sixtysix.Game(preset), 20, 400))
     exact = collections.Counter(
         world.array[0]["hand"].tobytes() + world.array[0]["talon"].tobytes()
@@ -125,7 +132,7 @@ def test_worlds_are_drawn_uniformly(preset):
     samples = 200 * len(exact)
     drawn = collections.Counter(
         world[0]["hand"].tobytes() + world[0]["talon"].tobytes()
-        for world, _ in draws(view, samples, 7)
+        for world, _ in draws(view, samples, 7, PIMC_MIX_STEPS)
     )
     assert set(drawn) == set(exact)
     chi_square = sum(
@@ -201,9 +208,10 @@ def test_tree_search_refuses_the_solver_on_tables():
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=500", "dmcts:iterations=500,worlds=8"])
 def test_tree_searches_beat_random_play(spec):
-    """Duplicate pairs of ``mini4_4x3`` deals (the searcher's team in seats 0 and 2, then
-    in 1 and 3): the searchers' team wins clearly more than half."""
-    game = sixtysix.Game("mini4_4x3")
+    """Duplicate pairs of ``mini_na66_4x3`` deals (the searcher's team in seats 0 and 2,
+    then in 1 and 3): the searchers' team wins about 80% of them (measured over 200
+    deals), random play about half."""
+    game = sixtysix.Game("mini_na66_4x3")
     won = 0
     deals = 30
     for seed in range(deals):
@@ -211,4 +219,4 @@ def test_tree_searches_beat_random_play(spec):
             specs = [spec if seat % 2 == searcher_seats else "random" for seat in range(4)]
             result = agents.play_deal(game, specs, seed)
             won += result.payoffs[searcher_seats] > 0
-    assert won >= 1.2 * deals  # 60% of the deals (random play wins about half)
+    assert won >= 0.65 * 2 * deals
