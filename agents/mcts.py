@@ -49,7 +49,7 @@ from numba import njit
 
 from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name
-from sixtysix.engine.bits import popcount, trailing_zeros
+from sixtysix.engine.bits import popcount
 from sixtysix.engine.checks import check_integer
 from sixtysix.engine.solver import (
     NO_HORIZON,
@@ -67,12 +67,11 @@ from .search_tree import (
     DMCTS,
     ISMCTS,
     UNSOLVED,
-    add_child,
+    expand_or_select,
     merge_root,
     most_visited,
     new_pool,
     reset_tree,
-    select,
 )
 
 ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
@@ -124,22 +123,7 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
                     pool.exact[node] = value
             break
         low, high = _legal(state, rules)
-        untried_low = low & ~pool.expanded[node, 0]
-        untried_high = high & ~pool.expanded[node, 1]
-        untried = popcount(untried_low) + popcount(untried_high)
-        if untried:
-            pick = policies.draw_below(stream, untried)
-            action = policies.nth_action(untried_low, untried_high, pick)
-            add_child(pool, node, action)
-        else:
-            action = select(kind, pool, node, low, high, c, bound)
-        if kind == ISMCTS:
-            for word in range(2):
-                available = (low if word == 0 else high) & pool.expanded[node, word]
-                while available:
-                    child = pool.children[node, word * mc.HIGH + trailing_zeros(available)]
-                    pool.available[child] += 1
-                    available &= available - 1
+        action, untried = expand_or_select(kind, pool, node, low, high, c, bound, stream)
         depth += 1
         node = pool.children[node, action]
         pool.path[depth] = node

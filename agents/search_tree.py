@@ -13,7 +13,7 @@ from numba import njit
 
 from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import NUM_ACTIONS
-from sixtysix.engine.bits import trailing_zeros
+from sixtysix.engine.bits import popcount, trailing_zeros
 
 from . import policies
 
@@ -154,3 +154,28 @@ def most_visited(visits, low, high, stream):
                 return action
             pick -= 1
     return -1
+
+
+@njit(cache=True, inline="always")
+def expand_or_select(kind, pool, node, low, high, c, bound, stream):
+    """One step down the tree from ``node``, whose legal actions are ``(low, high)``: a new
+    child for an untried action drawn uniformly from ``stream`` (an index into the untried
+    ids, ascending), else the UCB choice (``select``); ``ismcts`` counts every expanded legal
+    child as available. Returns ``(action, number of untried actions)``."""
+    untried_low = low & ~pool.expanded[node, 0]
+    untried_high = high & ~pool.expanded[node, 1]
+    untried = popcount(untried_low) + popcount(untried_high)
+    if untried:
+        pick = policies.draw_below(stream, untried)
+        action = policies.nth_action(untried_low, untried_high, pick)
+        add_child(pool, node, action)
+    else:
+        action = select(kind, pool, node, low, high, c, bound)
+    if kind == ISMCTS:
+        for word in range(2):
+            available = (low if word == 0 else high) & pool.expanded[node, word]
+            while available:
+                child = pool.children[node, word * mc.HIGH + trailing_zeros(available)]
+                pool.available[child] += 1
+                available &= available - 1
+    return action, untried

@@ -100,7 +100,7 @@ from sixtysix.theory.table_solver import (
 )
 
 from . import policies
-from .search_tree import DMCTS, ISMCTS, add_child, merge_root, most_visited, reset_tree, select
+from .search_tree import DMCTS, expand_or_select, merge_root, most_visited, reset_tree
 from .table_heuristic import heuristic_action
 
 BURN_IN = 64  # chain proposals per free position before the first world
@@ -434,22 +434,7 @@ def _iterate(kind, pool, rules_array, c, rollout, bound, stream, payoffs):
     depth = 0
     while state.phase != mc.OVER:
         low, high = mc.legal_masks(state, rules)
-        untried_low = low & ~pool.expanded[node, 0]
-        untried_high = high & ~pool.expanded[node, 1]
-        untried = popcount(untried_low) + popcount(untried_high)
-        if untried:
-            pick = policies.draw_below(stream, untried)
-            action = policies.nth_action(untried_low, untried_high, pick)
-            add_child(pool, node, action)
-        else:
-            action = select(kind, pool, node, low, high, c, bound)
-        if kind == ISMCTS:
-            for word in range(2):
-                available = (low if word == 0 else high) & pool.expanded[node, word]
-                while available:
-                    child = pool.children[node, word * mc.HIGH + trailing_zeros(available)]
-                    pool.available[child] += 1
-                    available &= available - 1
+        action, untried = expand_or_select(kind, pool, node, low, high, c, bound, stream)
         depth += 1
         node = pool.children[node, action]
         pool.path[depth] = node
