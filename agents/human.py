@@ -1,11 +1,13 @@
 """A person at the terminal as an agent: the ``human`` of ``sixtysix play``.
 
-``HumanAgent.act(view)`` shows what the player knows (``render_view``), announces the moves
-made since the player's last decision (``describe_steps``), and asks for a choice: an
-option number or action notation (``QH``, ``marry KH``, ``close``, ...; ``parse_choice``).
-Everything it prints is read from the view, so it never shows a hidden card; only
-``end_deal`` shows both dealt hands, once the deal is over. ``sixtysix play`` (the command
-line) plays a match with it.
+``HumanAgent.act(view)`` shows what the player knows (``render_view``; for three or four
+seats, a ``TableView``, ``render_table_view``), announces the moves made since the player's
+last decision (``describe_steps``, ``describe_table_steps``), and asks for a choice: an
+option number or action notation (``QH``, ``marry KH``, ``close``, ``call AS``, ``bid 2``,
+``durchmars``, ...; ``parse_choice``). Everything it prints is read from the view, so it
+never shows a hidden card nor, in a called-card game, the partnership before the reveal;
+only ``end_deal`` shows every dealt hand, once the deal is over. ``sixtysix play`` (the
+command line) plays a match with it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from sixtysix.engine.cards import (
     rank_of,
     suit_of,
 )
+from sixtysix.match import TableMatch
+from sixtysix.table_view import TableView
 
 from .base import Agent
 
@@ -45,7 +49,14 @@ REASON_TEXTS = {
     "last_trick": "the winner took the last trick",
     "no_score": "nobody reached the target: no score",
 }
-_WORD_ALIASES = {"swap": "exchange", "go-out": "claim", "out": "claim"}
+_WORD_ALIASES = {
+    "swap": "exchange",
+    "go-out": "claim",
+    "out": "claim",
+    "durchmars": "announce durchmars",
+    "betli": "announce betli",
+    "moon": "bid 5",
+}
 
 
 class PlayerLeft(BaseException):
@@ -59,18 +70,20 @@ class HumanAgent(Agent):
 
     As the observer of ``agents.play_match`` it is told where each deal begins and ends
     (``begin_deal``, ``end_deal``); the match score is shown with each decision. The person
-    is player 0 there (``end_deal`` shows the deal from seat 0).
+    is player 0 of a two-player match, and ``seat`` at a table of three or four.
     """
 
     spec = "human"
     interactive = True
 
-    def __init__(self, seed: int = 0, input=None, output=None) -> None:
+    def __init__(self, seed: int = 0, input=None, output=None, seat: int = 0) -> None:
         super().__init__(seed)
         self.input = input
         self.output = output
+        self.seat = seat
         self.match_scores: tuple[int, int] | None = None
         self.match_target: int | None = None
+        self.table_match: TableMatch | None = None  # the match at a table being played
         self._deal: tuple | None = None  # the deal whose moves were announced
         self._announced = 0  # history entries of that deal announced so far
 
@@ -80,7 +93,12 @@ class HumanAgent(Agent):
 
     def act(self, view) -> str:
         self.announce(view)
-        self.say(render_view(view, self.match_scores, self.match_target))
+        if isinstance(view, TableView):
+            match = self.table_match
+            score = match and table_match_score(match, self.seat, with_target=True)
+            self.say(render_table_view(view, score))
+        else:
+            self.say(render_view(view, self.match_scores, self.match_target))
         legal = offered_actions(view)
         while True:
             print("Your choice: ", end="", file=self.output or sys.stdout, flush=True)
@@ -94,13 +112,23 @@ class HumanAgent(Agent):
 
     def begin_deal(self, match, state) -> None:
         """Announce the match's next deal ``state`` and keep the match score to show."""
-        self.match_scores, self.match_target = tuple(match.scores), match.game.rules.match_target
-        dealer = "you deal" if state.dealer == 0 else "the opponent deals"
+        if isinstance(match, TableMatch):
+            self.table_match = match
+            dealer = "you deal" if state.dealer == self.seat else f"seat {state.dealer} deals"
+        else:
+            self.match_scores = tuple(match.scores)
+            self.match_target = match.game.rules.match_target
+            dealer = "you deal" if state.dealer == 0 else "the opponent deals"
         self.say(f"\n=== Deal {len(match.deals) + 1}: {dealer} ===")
 
     def end_deal(self, match, state, result) -> None:
-        """Announce the deal's last moves, its outcome (or the forfeit) with both dealt hands,
+        """Announce the deal's last moves, its outcome (or the forfeit) with every dealt hand,
         and the match score after it."""
+        if isinstance(match, TableMatch):
+            self.announce(state.view(self.seat))
+            self.say(table_deal_summary(state, self.seat, result.outcome, result.error))
+            self.say(table_match_score(match, self.seat))
+            return
         self.announce(state.view(0))
         self.say(deal_summary(state, result.outcome, result.error))
         scores = match.scores
@@ -108,17 +136,25 @@ class HumanAgent(Agent):
 
     def end_match(self, scores) -> None:
         """Announce the winner of the match."""
+        if self.table_match is not None:
+            self.say(f"\n*** {table_match_winner(self.table_match, self.seat)} ***")
+            return
         won = "You win" if scores[0] > scores[1] else "The opponent wins"
         self.say(f"\n*** {won} the match {scores[0]}-{scores[1]} ***")
 
     def announce(self, view) -> None:
         """Say what happened in the view's deal since the last announcement."""
-        deal = (view.dealer, view.initial_hand, view.initial_face_up)
-        if deal != self._deal or len(view.history_ids) < self._announced:
+        if isinstance(view, TableView):
+            deal = (view.dealer, view.first_batch or view.hand_at_deal, view.face_up_at_deal)
+            history, describe = view.history, describe_table_steps
+        else:
+            deal = (view.dealer, view.initial_hand, view.initial_face_up)
+            history, describe = view.history_ids, describe_steps
+        if deal != self._deal or len(history) < self._announced:
             self._deal, self._announced = deal, 0
-        for line in describe_steps(view, self._announced):
+        for line in describe(view, self._announced):
             self.say(f"  {line}")
-        self._announced = len(view.history_ids)
+        self._announced = len(history)
 
 
 # ---- reading the choice ---------------------------------------------------------------------
@@ -126,8 +162,9 @@ class HumanAgent(Agent):
 
 def parse_choice(text: str, legal: list[str]) -> str:
     """The action of ``legal`` that ``text`` names: an option number (from 1) or notation,
-    case-insensitive (``QH`` plays QH, ``marry H`` the one marriage of hearts, ``swap``
-    exchanges); ``ValueError`` saying why not."""
+    case-insensitive (``QH`` plays QH, or calls it at a call; ``marry H`` the one marriage
+    of hearts, ``swap`` exchanges, ``durchmars`` announces it, ``moon`` bids 5);
+    ``ValueError`` saying why not."""
     words = text.strip().lower().replace("marry claim", "marry-claim").split()
     if not words:
         raise ValueError(f"type an option number from 1 to {len(legal)}, or an action")
@@ -152,10 +189,10 @@ def _action_text(words: list[str], legal: list[str]) -> str | None:
     verb, rest = _WORD_ALIASES.get(words[0], words[0]), words[1:]
     if verb == "exchange" and not rest and "exchange-on-close" in legal:
         return "exchange-on-close"
-    if verb in ("marry", "marry-claim") and len(rest) == 1 and _suit(rest[0]) is not None:
+    if verb in ("marry", "marry-claim", "meld") and len(rest) == 1 and _suit(rest[0]) is not None:
         suit = SUITS[_suit(rest[0])]
-        if verb == "marry-claim":
-            return f"marry-claim {suit}"
+        if verb != "marry":
+            return f"{verb} {suit}"
         offered = [action for action in legal if action.startswith("marry ") and action[-1] == suit]
         if len(offered) == 1:
             return offered[0]
@@ -163,7 +200,8 @@ def _action_text(words: list[str], legal: list[str]) -> str | None:
             raise ValueError(f"say which card to lead: {' or '.join(offered)}")
         return f"marry K{suit}"  # not legal: refused with the legal actions
     if len(words) == 1:
-        words = ["play", words[0]] if _card(words[0]) is not None else [verb]
+        calling = any(action.startswith("call ") for action in legal)
+        words = ["call" if calling else "play", words[0]] if _card(words[0]) is not None else [verb]
     elif verb == "lead":
         words = ["play", *rest]
     try:
@@ -217,11 +255,13 @@ def render_view(view, match_scores=None, match_target=None) -> str:
 
 
 def offered_actions(view) -> list[str]:
-    """The legal actions in the order they are numbered: card plays as the hand shows the
-    cards, then marriages, then the other actions."""
+    """The legal actions in the order they are numbered: card plays (or calls) as the hand
+    shows the cards, then marriages, then the other actions, ``pass`` last."""
 
     def order(action: str) -> tuple[int, int, int]:
         action_id = parse_action(action)
+        if action_id == mc.A_PASS:
+            return (3, 0, 0)
         if action_id >= mc.A_EXCHANGE:
             return (2, action_id, 0)
         card = action_id % NUM_CARDS
@@ -384,12 +424,489 @@ def deal_summary(state, outcome, error: str | None = None) -> str:
     return "\n".join(lines)
 
 
+# ---- three and four seats -------------------------------------------------------------------
+
+TABLE_REASON_TEXTS = {
+    "claim": "the winners reached the target",
+    "closer_claim": "the closing side reached the target",
+    "opponent_claim_after_close": "the closer's opponents reached the target",
+    "false_claim": "a false claim",
+    "closer_false_claim": "the closing side claimed falsely",
+    "failed_close": "the closing side did not reach the target",
+    "last_trick": "nobody reached the target: the last trick decides",
+    "durchmars_made": "the durchmars was made",
+    "durchmars_failed": "the durchmars failed",
+    "betli_made": "the betli was made",
+    "betli_failed": "the betli failed",
+    "contract_made": "the contract was made",
+    "contract_set": "the contract was set",
+    "moon_made": "the moon was made",
+    "moon_failed": "the moon failed",
+    "redeal": "everybody passed: no game",
+    "higher_total": "the higher total once the cards ran out",
+    "draw": "equal totals: a draw",
+    "no_score": "nobody reached the target: no score",
+}
+_ONE_PER_LINE = 12  # options listed one per line; more (the cards of a call) go in rows
+_COLUMNS = 5  # options per row
+
+
+def render_table_view(view: TableView, match_line: str | None = None) -> str:
+    """The position as the view's seat knows it at a table of two to four: the match score,
+    the sides as far as the seat knows them, the call, auction or announcement, trump and
+    talon, each seat's trick points and marriages, the trick on the table, the hand and
+    the numbered options."""
+    me = view.seat
+    lines = [f"--- {_table_situation(view)} ---"]
+    if match_line:
+        lines.append(match_line)
+    lines += [
+        f"You are seat {me} of {view.num_players} (seats play in turn 0, 1, ...); "
+        f"{_seat(me, view.dealer)} dealt",
+        f"Sides: {_sides_text(view)}",
+        *_contract_lines(view),
+        f"Trump: {_trump_text(view)}; {_table_talon_text(view)}",
+        f"Points in tricks: {_points_text(view)}",
+        f"Marriages: {_table_marriages(view)}",
+    ]
+    if view.phase in ("lead", "follow", "meld"):
+        played = [
+            f"{_seat(me, seat)} {'led' if k == 0 else 'played'} {card}"
+            for k, (seat, card) in enumerate(view.trick)
+        ]
+        lines.append(f"On the table: {', '.join(played) or 'nothing yet'}")
+    lines.append(f"Your hand: {_cards(view.hand_mask, _trump_index(view)) or 'none'}   (* trump)")
+    legal = offered_actions(view)
+    width = len(str(len(legal)))
+    options = [f"{number:>{width}}) {action}" for number, action in enumerate(legal, 1)]
+    if len(options) > _ONE_PER_LINE:
+        cell = max(map(len, options))
+        rows = [options[k : k + _COLUMNS] for k in range(0, len(options), _COLUMNS)]
+        lines += ["  " + "  ".join(option.ljust(cell) for option in row).rstrip() for row in rows]
+    else:
+        lines += [f"  {option}" for option in options]
+    lines.append(
+        "Type a number or an action (a card to play or call, marry KH, bid 2, durchmars, "
+        "pass, ...); quit leaves the match."
+    )
+    return "\n".join(lines)
+
+
+def describe_table_steps(view: TableView, start: int = 0) -> list[str]:
+    """Lines telling the view's seat the actions from index ``start`` on, by seat, each
+    finished trick with its taker, and the cards the seat drew."""
+    me = view.seat
+    size = view.num_players - (view.sitting_out is not None)
+    hands = (view.first_batch or view.hand_at_deal, *view.hand_history)
+    trick: list[int] = []
+    tricks = 0
+    lines = []
+    for index, (seat, action) in enumerate(view.history):
+        if action < mc.A_CALL:
+            trick.append(action % mc.A_MARRY)
+        shown = index >= start
+        if shown:
+            lines.append(_table_step_text(view, index, seat, action, len(trick) == 1))
+        if len(trick) == size:
+            tricks += 1
+            if shown:
+                lines.append(_trick_text(view, tricks, trick))
+            trick = []
+        gained = hands[index + 1] & ~hands[index]
+        if shown and gained and not (seat == me and action == mc.A_EXCHANGE):
+            got = (
+                "receive the rest of your hand:" if mc.A_CALL <= action < mc.A_EXCHANGE else "draw"
+            )
+            lines.append(f"You {got} {_cards(gained, _trump_index(view))}")
+    return lines
+
+
+def table_deal_summary(state, seat: int, outcome, error: str | None = None) -> str:
+    """A finished deal at a table for ``seat``: the outcome, each seat's game points, the
+    sides, points and tricks, every hand as dealt with the talon, and the cards won."""
+    winners, reason, scores = outcome
+    n = state.num_players
+    final = state.view(seat)
+    trump = _trump_index(final)
+    one_other = len(winners) == 1 and winners[0] != seat
+    who = _seats(seat, winners) + (" wins" if one_other else " win")
+    dealt = [
+        f"{_seat(seat, other)} {_cards(hand, trump)}"
+        for other, hand in enumerate(state.hand_log[0])
+    ]
+    talon = [card_name(int(state.deck[p])) for p in state.game.talon_positions]
+    if talon:
+        order = "top first, the face-up card last" if state.face_up_at_deal else "top first"
+        dealt.append(f"talon ({order}) {' '.join(talon)}")
+    lines = [
+        f"Deal over: {who if winners else 'nobody wins'} ({error or TABLE_REASON_TEXTS[reason]})",
+        "Game points: " + ", ".join(f"{_seat(seat, s)} {scores[s]}" for s in range(n)),
+        f"Sides: {_sides_of(seat, state.sides)}",
+        "Points with the marriages that count: "
+        + ", ".join(
+            f"{_seat(seat, s)} {state.card_points[s]} ({_count(state.tricks_won[s], 'trick')})"
+            for s in range(n)
+        ),
+        f"Dealt hands: {'; '.join(dealt)}",
+        "Cards won: "
+        + "; ".join(
+            f"{_seat(seat, s)} {_cards(final.won_masks[s], trump) or 'none'}" for s in range(n)
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def table_match_score(match: TableMatch, seat: int, with_target: bool = False) -> str:
+    """The score of a match at a table: by team, or by seat."""
+    scores = match.scores
+    if match.teams:
+        mine = match.owner(seat)
+        text = (
+            f"your team ({_seats(seat, _team(match, mine))}) {scores[mine]}, the other team "
+            f"({_seats(seat, _team(match, 1 - mine))}) {scores[1 - mine]}"
+        )
+    else:
+        text = ", ".join(f"{_seat(seat, s)} {score}" for s, score in enumerate(scores))
+    target = f" (playing to {match.game.rules.match_target})" if with_target else ""
+    return f"Match score: {text}{target}"
+
+
+def table_match_winner(match: TableMatch, seat: int) -> str:
+    """Who won a finished match at a table, and the final score (yours first)."""
+    scores = match.scores
+    if match.teams:
+        mine = match.owner(seat)
+        won = "Your team wins" if match.winner == mine else "The other team wins"
+        return f"{won} the match {scores[mine]}-{scores[1 - mine]}"
+    won = "You win" if match.winner == seat else f"Seat {match.winner} wins"
+    listed = ", ".join(f"{_seat(seat, s)} {score}" for s, score in enumerate(scores))
+    return f"{won} the match: {listed}"
+
+
+def _team(match: TableMatch, team: int) -> list[int]:
+    return [s for s in range(match.game.num_players) if match.owner(s) == team]
+
+
+def _seat(me: int, seat: int) -> str:
+    """``you`` for the person's own seat, else ``seat N``."""
+    return "you" if seat == me else f"seat {seat}"
+
+
+def _seats(me: int, seats) -> str:
+    """Seats as ``you and seat 2``."""
+    names = [_seat(me, seat) for seat in sorted(seats, key=lambda seat: seat != me)]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _trump_index(view: TableView) -> int:
+    return -1 if view.trump_suit is None else SUITS.index(view.trump_suit)
+
+
+def _caller(view: TableView) -> int:
+    """The seat that calls in a called-card game: the first leader (3C.2, 4C.2)."""
+    return (view.dealer + 1) % view.num_players
+
+
+def _announced(view: TableView) -> tuple[int, int] | None:
+    """``(seat, action)`` of the deal's announcement (durchmars or betli), if any."""
+    return next(
+        ((seat, action) for seat, action in view.history if action in (mc.A_DURCHMARS, mc.A_BETLI)),
+        None,
+    )
+
+
+def _bids(view: TableView) -> list[tuple[int, int]]:
+    """The auction so far: ``(seat, action)`` of every bid and pass before the first play."""
+    if view.game.rules.sides != "contract":
+        return []
+    auction = []
+    for seat, action in view.history:
+        if action < mc.A_CALL:
+            break
+        auction.append((seat, action))
+    return auction
+
+
+def _sides_text(view: TableView) -> str:
+    """The sides as far as the seat knows them (in a called-card game the partner stays
+    unnamed until the seat knows him)."""
+    rules, n, me = view.game.rules, view.num_players, view.seat
+    if rules.sides == "called_card":
+        text = _called_sides_text(view)
+    elif n == 4 and rules.sides in ("fixed_opposite", "contract"):  # snapszer4, na66
+        partner = (me + 2) % 4
+        text = (
+            f"you and seat {partner} against {_seats(me, [s for s in range(n) if s % 2 != me % 2])}"
+        )
+    else:
+        lone = _lone_seat(view)
+        if lone is None:
+            text = "each for himself" if n > 2 else f"you against seat {1 - me}"
+        else:
+            others = [s for s in range(n) if s != lone]
+            text = f"{_seat(me, lone)} alone against {_seats(me, others)}"
+    if view.sitting_out is not None:
+        text += f"; {_seat(me, view.sitting_out)} sits out, the hand face down"
+    return text
+
+
+def _lone_seat(view: TableView) -> int | None:
+    """The seat that plays alone against the others in a game of each for himself: the
+    closer or announcer (1.1.4), or the declarer of ``na66_3`` once the auction is over."""
+    if view.game.rules.sides == "contract":
+        bids = [seat for seat, action in _bids(view) if action > mc.A_BID]
+        return bids[-1] if bids and view.phase != "bid" and view.num_players == 3 else None
+    if view.closed_by is not None:
+        return view.closed_by
+    announced = _announced(view)
+    return announced[0] if announced else None
+
+
+def _called_sides_text(view: TableView) -> str:
+    me, n = view.seat, view.num_players
+    caller = _caller(view)
+    if view.called_card is None:
+        if me == caller:
+            return "you call a card; its holder becomes your partner"
+        return f"seat {caller} calls a card; its holder becomes the caller's partner"
+    announced = _announced(view)
+    if announced and announced[1] == mc.A_BETLI:
+        lone = announced[0]
+        return f"{_seat(me, lone)} (betli) alone against {_seats(me, _others(n, [lone]))}"
+    holder = _called_holder(view)
+    if holder is None:
+        unknown = "" if me == caller else " (not you)"
+        return (
+            f"{_seat(me, caller)} (the caller) and the holder of {view.called_card}{unknown} "
+            f"against the others: who holds it stays unknown until it is played"
+        )
+    if holder == caller:
+        return f"{_seat(me, caller)} (the caller) alone against {_seats(me, _others(n, [caller]))}"
+    rest = _seats(me, _others(n, [caller, holder]))
+    return (
+        f"{_seat(me, caller)} (the caller) and {_seat(me, holder)} (the holder of "
+        f"{view.called_card}) against {rest}"
+    )
+
+
+def _others(n: int, seats) -> list[int]:
+    return [s for s in range(n) if s not in seats]
+
+
+def _called_holder(view: TableView) -> int | None:
+    """The holder of the called card if the seat knows him (its own hand, the card played,
+    or a durchmars announced by a seat other than the caller), else None."""
+    if not view.is_partner_known:
+        return None
+    called = parse_card(view.called_card)
+    if view.hand_mask >> called & 1:
+        return view.seat
+    for seat, action in view.history:
+        if action in (mc.A_PLAY + called, mc.A_MARRY + called):
+            return seat
+        if action == mc.A_DURCHMARS and seat != _caller(view):
+            return seat
+    return None
+
+
+def _contract_lines(view: TableView) -> list[str]:
+    """The call, the auction and its contract, or the announcement, as far as made."""
+    me = view.seat
+    lines = []
+    if view.called_card is not None:
+        lines.append(f"Called card: {view.called_card}, called by {_seat(me, _caller(view))}")
+    bids = _bids(view)
+    if bids:
+        said = [f"{_seat(me, seat)} {_bid_text(view, action)}" for seat, action in bids]
+        lines.append(f"Auction: {', '.join(said)}")
+        top = [(seat, action - mc.A_BID) for seat, action in bids if action > mc.A_BID]
+        if top and view.phase != "bid":
+            declarer, level = top[-1]
+            goal = (
+                "to win every trick alone"
+                if level == mc.MOON
+                else f"{level * view.game.rules.bid_unit} points for the declarer's side"
+            )
+            lines.append(f"Contract: {_seat(me, declarer)}, level {level}: {goal}")
+    announced = _announced(view)
+    if announced:
+        seat, action = announced
+        lines.append(f"Announced: {action_name(action)[9:]} by {_seat(me, seat)}")
+    return lines
+
+
+def _bid_text(view: TableView, action: int) -> str:
+    return "passed" if action == mc.A_PASS else f"bid {_level_text(view, action - mc.A_BID)}"
+
+
+def _level_text(view: TableView, level: int) -> str:
+    """A bid's level: ``2 (66 points)``, or the moon."""
+    if level == mc.MOON:
+        return "the moon (5)"
+    return f"{level} ({level * view.game.rules.bid_unit} points)"
+
+
+def _trump_text(view: TableView) -> str:
+    if view.trump_suit is not None:
+        return f"{SUIT_NAMES[_trump_index(view)]} ({view.trump_suit})"
+    announced = _announced(view)
+    if announced and announced[1] == mc.A_BETLI:
+        return "none (betli)"
+    source = view.game.rules.trump_source
+    return {
+        "called_card": "not yet: the suit of the called card",
+        "first_lead": "not yet: the suit of the declarer's first lead",
+    }.get(source, "none")
+
+
+def _table_talon_text(view: TableView) -> str:
+    """The talon: none, open (with the face-up card), closed (by whom) or used up."""
+    me = view.seat
+    if not view.game.talon_positions:
+        return "no talon"
+    if view.closed_by is not None:
+        closer = _seat(me, view.closed_by)
+        return f"talon closed by {closer}: {_count(view.talon_size, 'card')} out of play"
+    if view.talon_size:
+        talon = f"talon {_count(view.talon_size, 'card')}"
+        if view.face_up:
+            return f"{talon}, the face-up card {view.face_up} at the bottom"
+        return f"{talon}, face down"
+    if view.face_up_at_deal is None:
+        return "talon used up"
+    taker = view.receipts[view.game.talon_positions[-1]][0]
+    exchanged = any(action == mc.A_EXCHANGE for _, action in view.history)
+    last = _exchange_card_name(view) if exchanged else view.face_up_at_deal
+    return f"talon used up; {_seat(me, taker)} took the face-up card {last}"
+
+
+def _points_text(view: TableView) -> str:
+    me, n = view.seat, view.num_players
+    text = ", ".join(
+        f"{_seat(me, s)} {view.trick_points[s]} ({_count(view.tricks_won[s], 'trick')})"
+        for s in range(n)
+    )
+    rules = view.game.rules
+    if n == 4 and rules.sides in ("fixed_opposite", "contract"):
+        ours = view.trick_points[me] + view.trick_points[(me + 2) % 4]
+        theirs = sum(view.trick_points) - ours
+        text += f"; your side {ours}, the other side {theirs}"
+    if rules.sides != "contract":
+        text += f"; target {rules.target}"
+    return text
+
+
+def _table_marriages(view: TableView) -> str:
+    me = view.seat
+    declared = [
+        f"{_seat(me, seat)} {_table_marriage(view, SUITS.index(suit))}"
+        for seat, suits in enumerate(view.declared_marriages)
+        for suit in suits
+    ]
+    return ", ".join(declared) or "none"
+
+
+def _table_marriage(view: TableView, suit: int) -> str:
+    points = view.game.rules.marriage_points * (2 if suit == _trump_index(view) else 1)
+    return f"{SUIT_NAMES[suit]} ({points})"
+
+
+def _table_situation(view: TableView) -> str:
+    trick = f"trick {sum(view.tricks_won) + 1}"
+    return {
+        "call": "you call a card: its suit becomes trump, its holder your partner",
+        "announce": "announce durchmars or betli, or pass",
+        "bid": "your bid, or pass",
+        "lead": f"{trick}: you lead",
+        "follow": f"{trick}: you follow",
+        "meld": f"{trick}: your partner leads; you may show a marriage too",
+        "final-claim": "the last trick is played: claim, or pass",
+    }.get(view.phase, "the deal is over")
+
+
+def _table_step_text(view: TableView, index: int, seat: int, action: int, leads: bool) -> str:
+    """One action as a sentence: ``Seat 2 leads QH``, ``You call AS``, ``Seat 1 bids 2``."""
+    mine = seat == view.seat
+    who = _upper(_seat(view.seat, seat))
+
+    def verb(you: str, they: str) -> str:
+        return f"{who} {you if mine else they}"
+
+    if action < mc.A_MARRY:
+        return f"{verb('lead', 'leads') if leads else verb('play', 'plays')} {card_name(action)}"
+    if action < mc.A_CALL:
+        card = action - mc.A_MARRY
+        marriage = _table_marriage(view, suit_of(card))
+        lead = "lead" if mine else "leads"
+        return f"{verb('marry', 'marries')} {marriage} and {lead} {card_name(card)}"
+    if action < mc.A_EXCHANGE:
+        card = action - mc.A_CALL
+        return f"{verb('call', 'calls')} {card_name(card)}: {SUIT_NAMES[suit_of(card)]} are trump"
+    if action == mc.A_EXCHANGE:
+        given, taken = _exchange_card_name(view), view.face_up_at_deal
+        return f"{verb('exchange', 'exchanges')} {given} for the face-up {taken}"
+    if action == mc.A_CLOSE:
+        return f"{verb('close', 'closes')} the talon"
+    if action == mc.A_CLAIM:
+        return f"{verb('claim', 'claims')} to have reached {view.game.rules.target}"
+    if action == mc.A_PASS:
+        return verb(*_pass_words(view, index))
+    if action in (mc.A_DURCHMARS, mc.A_BETLI):
+        return f"{verb('announce', 'announces')} {action_name(action)[9:]}"
+    if action < mc.A_MARRY_CLAIM:
+        return f"{verb('bid', 'bids')} {_level_text(view, action - mc.A_BID)}"
+    marriage = _table_marriage(view, (action - mc.A_MARRY_CLAIM) % 4)
+    if action < mc.A_MELD:
+        return f"{verb('declare', 'declares')} {marriage} and {'claim' if mine else 'claims'}"
+    return f"{verb('show', 'shows')} the marriage of {marriage} beside the leader's lead"
+
+
+def _exchange_card_name(view: TableView) -> str:
+    """The trump that is exchanged for the face-up card (1.8.1)."""
+    return view.game.rules.exchange_card_rank + view.trump_suit
+
+
+def _pass_words(view: TableView, index: int) -> tuple[str, str]:
+    """What a pass declined: a claim after the last trick, a bid, or an announcement."""
+    if any(action < mc.A_CALL for _, action in view.history[:index]):
+        return "do not claim", "does not claim"
+    if view.game.rules.sides == "contract":
+        return "pass", "passes"
+    return "pass: no announcement", "passes: no announcement"
+
+
+def _trick_text(view: TableView, number: int, cards: list[int]) -> str:
+    mask = sum(1 << card for card in cards)
+    taker = next(s for s, won in enumerate(view.won_masks) if won & mask == mask)
+    points = view.game.rule_array[0]["card_points"]
+    worth = sum(int(points[card]) for card in cards)
+    names = " ".join(card_name(card) for card in cards)
+    return f"Trick {number}: {_seat(view.seat, taker)} took {names} ({worth} points)"
+
+
+def _sides_of(me: int, sides) -> str:
+    """The true sides at the end of a deal, as ``you and seat 2 against seat 1 and seat 3``."""
+    distinct = list(dict.fromkeys(sides))
+    if len(distinct) > 2:
+        return "each for himself"
+    return " against ".join(_seats(me, side) for side in distinct)
+
+
 __all__ = [
     "HumanAgent",
     "PlayerLeft",
     "deal_summary",
     "describe_steps",
+    "describe_table_steps",
     "offered_actions",
     "parse_choice",
+    "render_table_view",
     "render_view",
+    "table_deal_summary",
+    "table_match_score",
+    "table_match_winner",
 ]

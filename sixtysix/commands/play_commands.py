@@ -14,6 +14,7 @@ from .. import agents
 from ..engine import multi_rules
 from ..engine.rules import MINI_PRESETS, OPTION_NAMES, PRESETS, make_rules
 from ..game import Game
+from ..table_game import TABLE_PRESET_NAMES
 from .arguments import (
     ALL_PRESETS,
     add_command,
@@ -24,6 +25,7 @@ from .arguments import (
     add_seed,
     buildable_agent_spec,
     check_deal_seeds,
+    integer_type,
     seed_type,
 )
 
@@ -212,7 +214,7 @@ def agent_description(agent: dict) -> str:
 
 
 def add_play(commands) -> None:
-    """``play``: a match against an agent at the terminal."""
+    """``play``: a match against agents at the terminal."""
     play = add_command(
         commands,
         "play",
@@ -221,17 +223,35 @@ def add_play(commands) -> None:
         "player 0: each decision shows your hand, the trump card, the talon, both scores and "
         "the cards you know the opponent holds, and offers the legal actions by number. Type "
         "a number or the action (QH, marry KH, close, exchange, ...); quit, Ctrl-C or the end "
-        "of input leaves the match.",
+        "of input leaves the match. With a preset for three or four seats (snapszer3, "
+        "snapszer3_called, snapszer4, snapszer4_called, na66, na66_3, na66_2 and their minis) "
+        "you sit in --seat and agents in the other seats; a decision shows the sides as far as "
+        "you know them (a called card's holder stays unnamed until it is played), the call, "
+        "auction or announcement, the trick on the table and each seat's points; call AS, "
+        "bid 2, durchmars, betli and pass are typed like the other actions.",
     )
     play.add_argument(
         "--opponent",
         type=buildable_agent_spec,
+        nargs="+",
         required=True,
         metavar="SPEC",
         help="the agent to play: a built-in name (see 'sixtysix agents'), name:key=value,... "
-        "or module.path:ClassName[:key=value,...]",
+        "or module.path:ClassName[:key=value,...]; with a preset for three or four seats, one "
+        "SPEC plays every other seat, or give one per other seat in seat order",
     )
-    add_preset(play, "sixty_six", [p for p in ALL_PRESETS if make_rules(p).match_target])
+    add_preset(
+        play,
+        "sixty_six",
+        [*(p for p in ALL_PRESETS if make_rules(p).match_target), *TABLE_PRESET_NAMES],
+    )
+    play.add_argument(
+        "--seat",
+        type=integer_type("seat", 0),
+        default=0,
+        help="your seat with a preset for three or four seats, from 0 (the seats play in turn "
+        "0, 1, ...; default: %(default)s); in a two-player match you are player 0",
+    )
     play.add_argument(
         "--seed",
         type=seed_type,
@@ -244,19 +264,30 @@ def add_play(commands) -> None:
 
 def run_play(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Play a match against ``args.opponent`` at the terminal."""
-    if getattr(agents.parse_spec(args.opponent).factory, "interactive", False):
-        command.error(f"argument --opponent: {args.opponent!r} is not an agent that plays itself")
+    for spec in args.opponent:
+        if getattr(agents.parse_spec(spec).factory, "interactive", False):
+            command.error(f"argument --opponent: {spec!r} is not an agent that plays itself")
     try:
         game = Game(args.preset, **dict(args.rule))
     except ValueError as error:
         command.error(str(error))
     if game.rules.match_target is None:
         command.error("argument --rule: match_target=none plays no match; give a target")
+    lineup = seated_agents(command, args, game.num_players)
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
-    print(f"{args.preset} against {args.opponent}, match seed {seed} (replay: --seed {seed})")
+    if args.preset in TABLE_PRESET_NAMES:
+        print(
+            f"{args.preset}: you in seat {args.seat} against {lineup_text(lineup, args.seat)}, "
+            f"match seed {seed} (replay: --seed {seed})"
+        )
+    else:
+        print(
+            f"{args.preset} against {args.opponent[0]}, match seed {seed} (replay: --seed {seed})"
+        )
     try:
-        human = HumanAgent()
-        result = agents.play_match(game, (human, args.opponent), seed, observer=human)
+        human = HumanAgent(seat=args.seat)
+        lineup[args.seat] = human
+        result = agents.play_match(game, lineup, seed, observer=human)
         human.end_match(result.scores)
     except KeyboardInterrupt:
         print("\nInterrupted: you left the match.")
@@ -264,3 +295,35 @@ def run_play(command: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except PlayerLeft:
         print("\nYou left the match.")
     return 0
+
+
+def seated_agents(command: argparse.ArgumentParser, args, seats: int) -> list:
+    """The agent specs seat by seat, the person's seat left ``None``: ``--opponent`` once
+    for every other seat, or once per other seat in seat order."""
+    if args.seat and args.preset not in TABLE_PRESET_NAMES:
+        command.error(f"argument --seat: {args.preset} is a two-player match: you are player 0")
+    if args.seat >= seats:
+        command.error(
+            f"argument --seat: invalid seat {args.seat}: {args.preset} has seats 0 to {seats - 1}"
+        )
+    others = seats - 1
+    if len(args.opponent) not in {1, others}:
+        wanted = (
+            "one SPEC, the opponent's"
+            if others == 1
+            else f"one SPEC for every other seat or {others}, one per other seat"
+        )
+        command.error(
+            f"argument --opponent: {args.preset} takes {wanted}; "
+            f"got {len(args.opponent)}: {' '.join(args.opponent)}"
+        )
+    specs = iter(args.opponent * others if len(args.opponent) == 1 else args.opponent)
+    return [None if seat == args.seat else next(specs) for seat in range(seats)]
+
+
+def lineup_text(lineup: list, seat: int) -> str:
+    """The other seats' agents: ``random in every other seat``, or seat by seat."""
+    others = [(other, spec) for other, spec in enumerate(lineup) if other != seat]
+    if len(others) > 1 and len({spec for _, spec in others}) == 1:
+        return f"{others[0][1]} in every other seat"
+    return ", ".join(f"{spec} in seat {other}" for other, spec in others)
