@@ -52,10 +52,12 @@ class TournamentError(RuntimeError):
 
 
 class BatchFailed(Exception):
-    """A batch that raised (or whose worker died), named with its batch."""
+    """A batch that raised (or whose worker died): the batch and the error."""
 
     def __init__(self, batch: Batch, error: BaseException) -> None:
         super().__init__(f"batch {batch} failed: {type(error).__name__}: {error}")
+        self.batch = batch
+        self.error = error
 
 
 class RunStopped(KeyboardInterrupt):

@@ -51,7 +51,7 @@ def plot_win_shares(summary: TableSummary, table: str = "agents") -> Figure:
     axes.set_xlim(0, 1)
     axes.set_ylim(len(rows) - 0.5, -0.5)  # the first row on top
     axes.set_yticks(range(len(rows)), labels)
-    axes.set_xlabel("share of deals won")
+    axes.set_xlabel(f"share of {'deals' if summary.unit == 'deal' else 'matches'} won")
     axes.set_title(
         f"Win share of each {WIN_SHARE_TABLES[table]}\n95% intervals over duplicate groups"
     )

@@ -1,10 +1,15 @@
-"""Summaries of an N-seat tournament results table: win shares, points, ratings, partners, calls.
+"""Summaries of an N-seat tournament results table: win shares, points, ratings, partners,
+head to head, calls.
 
 The table has one row per lineup, deal and arrangement (``experiments.table_tournament``'s
 schema, docs/multiplayer_tournaments.md). Every arrangement of one lineup on one deal forms
 a *duplicate group* ``(lineup, deal_index)``, the unit every interval here is computed over:
 a group's mean outcome is one observation, and a group with fewer arrangements (a partial
 file) still counts.
+
+In match mode (the ``match_*`` columns) ``summarize_table`` reads each match from its last
+row (``match_units``): the match's winners, each seat's match score as its points and its
+match margin as its payoff, so that every table but the calls counts matches.
 
 An agent's outcome in a row is the mean over the seats it holds there: its share of deals
 won (its seat in the ``winners`` mask: a draw, mask 0, is won by nobody), its game points
@@ -34,8 +39,9 @@ from .tournament_summary import (
     bracketed_ratings,
     bradley_terry,
     group_intervals,
-    markdown_table,
     plus_minus,
+    titled_markdown,
+    titled_text,
 )
 
 GROUP = ["lineup", "deal_index"]
@@ -50,15 +56,49 @@ def check_results(results: pd.DataFrame) -> int:
     if len(counts) > 1:
         raise ValueError(f"results mix tables of {counts} seats: summarize one preset at a time")
     seats = counts[0] if counts else 0
-    missing = [name for name in table_columns(seats) if name not in results.columns]
+    columns = table_columns(seats, is_match_mode(results))
+    missing = [name for name in columns if name not in results.columns]
     if missing:
         raise ValueError(
             f"results lack the columns {', '.join(missing)}: a table tournament's rows have "
-            f"the columns of experiments.table_tournament.table_columns(seats)"
+            f"the columns of experiments.table_tournament.table_columns(seats, matches)"
         )
     if results.empty:
         raise ValueError("results hold no rows: there is nothing to summarize")
     return seats
+
+
+def is_match_mode(results: pd.DataFrame) -> bool:
+    """Whether ``results`` are the rows of a match tournament (they have ``match_seed``)."""
+    return "match_seed" in results.columns
+
+
+def match_units(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per match and arrangement of a match tournament's ``results``: the match's
+    last deal, with ``winners`` the match's (``match_winners``) and for each seat ``k``
+    ``score_k`` its match score, ``side_k`` the seats sharing it (``match_side_k``) and
+    ``payoff_k`` its *match margin*: its match score less the mean score of the other teams
+    (or seats), so that the margins of a match sum to zero over its teams (or seats)."""
+    seats = check_results(results)
+    keys = ["lineup", "deal_index", "arrangement"]
+    units = results.sort_values([*keys, "match_deal"]).groupby(keys).tail(1).copy()
+    scores = units[[f"match_score_{seat}" for seat in range(seats)]].to_numpy()
+    sides = units[[f"match_side_{seat}" for seat in range(seats)]].to_numpy()
+    team_size = sum(sides >> seat & 1 for seat in range(seats))
+    owners = seats / team_size  # the teams (or seats) that keep a score
+    total = (scores / team_size).sum(axis=1, keepdims=True)
+    margins = scores - (total - scores) / (owners - 1)
+    units["winners"] = units["match_winners"]
+    for seat in range(seats):
+        units[f"score_{seat}"] = scores[:, seat]
+        units[f"side_{seat}"] = sides[:, seat]
+        units[f"payoff_{seat}"] = margins[:, seat]
+    return units.reset_index(drop=True)
+
+
+def units_of(results: pd.DataFrame) -> pd.DataFrame:
+    """What the outcomes are read from: the rows, or a match tournament's ``match_units``."""
+    return match_units(results) if is_match_mode(results) else results
 
 
 def agents(results: pd.DataFrame) -> list[str]:
@@ -114,11 +154,12 @@ def _errors(results: pd.DataFrame) -> pd.Series:
 
 
 def agent_summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Per agent: deals played, duplicate groups, win share, game points and payoff per deal
-    with 95% intervals over groups, milliseconds per decision, and the errors its seat raised."""
+    """Per agent: deals (matches) played, duplicate groups, win share, game points (match
+    score) and payoff (match margin) per deal (match) with 95% intervals over groups,
+    milliseconds per decision, and the errors its seat raised, over every deal."""
     names = agents(results)
+    table = _interval_summary(seat_outcomes(units_of(results)), ["agent"]).reindex(names)
     seats = seat_outcomes(results)
-    table = _interval_summary(seats, ["agent"]).reindex(names)
     timed = seats.groupby("agent")[["decision_seconds", "decisions"]].sum()
     table["ms_per_decision"] = 1000 * timed["decision_seconds"] / timed["decisions"]
     culprit = _errors(results).to_numpy()[seats["row"]] & seats["seat"].eq(
@@ -140,7 +181,8 @@ def team_summary(results: pd.DataFrame) -> pd.DataFrame:
     Empty for the other games."""
     if not is_partnership(results):
         return pd.DataFrame()
-    seats = seat_outcomes(results)
+    units = units_of(results)
+    seats = seat_outcomes(units)
     table = _interval_summary(seats[seats["seat"] % 2 == seats["arrangement"]], ["lineup"])
     opening = results.drop_duplicates("lineup").set_index("lineup").sort_index()
     flip = opening["arrangement"].to_numpy()  # the first team's seats: flip and flip + 2
@@ -155,7 +197,7 @@ def team_summary(results: pd.DataFrame) -> pd.DataFrame:
         index=opening.index,
     )
     table = names.join(table.drop(columns="points"))
-    table["draws"] = results["winners"].eq(0).groupby(results["lineup"]).sum()
+    table["draws"] = units["winners"].eq(0).groupby(units["lineup"]).sum()
     table["errors"] = _errors(results).groupby(results["lineup"]).sum()
     return table
 
@@ -166,14 +208,57 @@ def partner_summary(results: pd.DataFrame) -> pd.DataFrame:
     is mixed (every agent partners itself) or in the other games."""
     if not is_partnership(results):
         return pd.DataFrame()
-    seats = seat_outcomes(results)
-    specs = results[[f"spec_{seat}" for seat in range(4)]].to_numpy()
+    units = units_of(results)
+    seats = seat_outcomes(units)
+    specs = units[[f"spec_{seat}" for seat in range(4)]].to_numpy()
     seats["partner"] = specs[seats["row"], (seats["seat"] + 2) % 4]
     if (seats["agent"] == seats["partner"]).all():
         return pd.DataFrame()
     order = {name: i for i, name in enumerate(agents(results))}
     table = _interval_summary(seats, ["agent", "partner"]).drop(columns="points")
     return table.sort_index(key=lambda level: level.map(order))
+
+
+def head_to_head(results: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and opponent, over the deals (rows) where the two ended on opposite sides
+    (both seated, and no side holding a seat of each): ``deals``, duplicate ``groups`` and
+    ``win_rate``, the share of those deals won by the agent's side (1 if one of its seats is
+    in ``winners``, 0 if one of the opponent's is, 1/2 for a draw or another side's win),
+    with its 95% t interval over the groups (a group's mean over its deals apart is one
+    observation). Empty if no two agents ever ended apart."""
+    seats = check_results(results)
+    results = units_of(results)
+    specs = results[[f"spec_{seat}" for seat in range(seats)]].to_numpy()
+    sides = results[[f"side_{seat}" for seat in range(seats)]].to_numpy()
+    winners = results["winners"].to_numpy()
+    bits = 1 << np.arange(seats)
+    contests = []
+    for agent, opponent in itertools.permutations(agents(results), 2):
+        held = np.where(specs == agent, bits, 0).sum(axis=1)  # the agent's seats, a mask
+        faced = np.where(specs == opponent, bits, 0).sum(axis=1)
+        allied = np.bitwise_or.reduce(np.where(specs == agent, sides, 0), axis=1)
+        apart = (held > 0) & (faced > 0) & ((allied & faced) == 0)
+        won = ((winners & held) > 0).astype(float) - ((winners & faced) > 0)
+        contests.append(
+            pd.DataFrame(
+                {
+                    "agent": agent,
+                    "opponent": opponent,
+                    "lineup": results["lineup"].to_numpy(),
+                    "deal_index": results["deal_index"].to_numpy(),
+                    "won": 0.5 + won / 2,
+                }
+            )[apart]
+        )
+    contests = pd.concat(contests, ignore_index=True)
+    if contests.empty:
+        return pd.DataFrame()
+    keys = ["agent", "opponent"]
+    groups = contests.groupby([*keys, *GROUP])[["won"]].mean()
+    table = pd.DataFrame({"deals": contests.groupby(keys).size()})
+    table = table.join(group_intervals(groups, keys, {"won": "win_rate"}, count="groups"))
+    order = pd.MultiIndex.from_frame(contests[keys].drop_duplicates())
+    return table.reindex(order)
 
 
 def ratings(
@@ -192,9 +277,10 @@ def ratings(
     as ``tournament_summary.ratings`` (``choix.ilsr_pairwise_dense``, regularization
     ``alpha``; ``resamples`` refits, each resampling the duplicate groups of every lineup
     with replacement, drawn from ``numpy.random.default_rng(seed)``); ``played`` counts the
-    agent's deals.
+    agent's deals (matches).
     """
     seats = check_results(results)
+    results = units_of(results)
     names = agents(results)
     index = {name: i for i, name in enumerate(names)}
     contests = []
@@ -258,7 +344,7 @@ def duplicate_variance(results: pd.DataFrame) -> pd.DataFrame:
     the cards and a group is worth more than as many independent deals.
     """
     measures = ["payoff", "won"]
-    rows = _row_means(seat_outcomes(results), ["agent"])[measures].reset_index()
+    rows = _row_means(seat_outcomes(units_of(results)), ["agent"])[measures].reset_index()
     groups = rows.groupby([*GROUP, "agent"])[measures].mean().reset_index()
 
     def pooled(frame: pd.DataFrame) -> pd.DataFrame:
@@ -289,7 +375,8 @@ def duplicate_variance(results: pd.DataFrame) -> pd.DataFrame:
 def call_decisions(results: pd.DataFrame, game=None) -> pd.DataFrame:
     """One row per call in ``results`` (the called-card games; empty for the others).
 
-    Columns: ``row`` (position in ``results``), ``lineup``, ``deal_index``, ``caller`` (seat),
+    Columns: ``row`` (position in ``results``), ``lineup``, ``deal_index``, ``deal_seed``,
+    ``caller`` (seat),
     ``agent``, ``card`` ("AS"), ``rank``, ``suit``, ``alone`` (the caller's side is the caller
     alone at the end: he called his own card, drew it from the talon, or announced alone),
     ``won`` (the caller's side won), ``payoff`` (the caller's) and ``reason``. With the
@@ -317,6 +404,7 @@ def call_decisions(results: pd.DataFrame, game=None) -> pd.DataFrame:
             "row": rows,
             "lineup": results["lineup"].to_numpy()[rows],
             "deal_index": results["deal_index"].to_numpy()[rows],
+            "deal_seed": results["deal_seed"].to_numpy()[rows],
             "caller": caller,
             "agent": callers("spec"),
             "card": [card_name(card) for card in cards],
@@ -334,6 +422,11 @@ def call_decisions(results: pd.DataFrame, game=None) -> pd.DataFrame:
         raise ValueError(
             f"{game!r} has {game.num_players} seats, the results {seats}: give the game the "
             "tournament played"
+        )
+    if len(rows) and game.rules.sides != "called_card":
+        raise ValueError(
+            f"the results hold calls, and {game!r} (sides {game.rules.sides!r}) has none: give "
+            "the game the tournament played"
         )
     seeds, dealers = results["deal_seed"].to_numpy()[rows], results["dealer"].to_numpy()[rows]
     hands = {}  # the replays, by deal seed and actions up to the call
@@ -353,15 +446,16 @@ def call_decisions(results: pd.DataFrame, game=None) -> pd.DataFrame:
 
 def _hand_at_call(game, seed: int, dealer: int, actions: tuple, caller: int) -> dict:
     """What the caller's view held when he made the call that ends ``actions``, replayed in
-    ``game`` from the deal of ``seed``."""
-    state = game.new_deal(seed=seed)
-    if state.dealer != dealer:
+    ``game`` from the deal of ``seed`` by ``dealer``."""
+    state = game.new_deal(seed=seed, dealer=dealer)
+    try:
+        for action in actions[:-1]:
+            state.apply(int(action))
+    except ValueError as error:
         raise ValueError(
-            f"{game!r} deals seed {seed} with dealer {state.dealer}, the results say {dealer}: "
-            "give the game the tournament played"
-        )
-    for action in actions[:-1]:
-        state.apply(int(action))
+            f"the deal of seed {seed} does not replay in {game!r} ({error}): give the game the "
+            "tournament played"
+        ) from None
     hand = {parse_card(name) for name in state.view(caller).hand}
     card = int(actions[-1]) - A_CALL
     suit = card // RANKS_PER_SUIT
@@ -376,16 +470,16 @@ def _hand_at_call(game, seed: int, dealer: int, actions: tuple, caller: int) -> 
 def call_summary(calls: pd.DataFrame) -> pd.DataFrame:
     """Per calling agent: calls, the deals they were made in (a deal's caller sits in the same
     seat with the same view in every lineup and arrangement, so an agent makes the same call
-    there each time: ``deals`` counts its distinct decisions), the share of each rank called,
-    the share alone, won by the caller's side and the caller's payoff per call, and with the
-    replayed columns of ``call_decisions`` the shares of own cards and highest missing cards
-    and the mean number of other cards of the called suit held."""
+    there each time: ``deals`` counts its distinct decisions, by deal seed), the share of each
+    rank called, the share alone, won by the caller's side and the caller's payoff per call,
+    and with the replayed columns of ``call_decisions`` the shares of own cards and highest
+    missing cards and the mean number of other cards of the called suit held."""
     if calls.empty:
         return pd.DataFrame()
     by_agent = calls.groupby("agent")
     ranks = pd.crosstab(calls["agent"], calls["rank"], normalize="index")
     ranks = ranks[[rank for rank in RANKS if rank in ranks.columns]].add_prefix("rank_")
-    table = pd.DataFrame({"calls": by_agent.size(), "deals": by_agent["deal_index"].nunique()})
+    table = pd.DataFrame({"calls": by_agent.size(), "deals": by_agent["deal_seed"].nunique()})
     table = table.join(ranks)
     replayed = [name for name in ("own", "highest_missing", "suit_held") if name in calls]
     for name in ("alone", "won", "payoff", *replayed):
@@ -416,11 +510,14 @@ CALL_HEADINGS = {
 @dataclass(frozen=True)
 class TableSummary:
     """The tables of one N-seat results table (see ``summarize_table``); empty tables for
-    what the game does not have (teams, partners, calls)."""
+    what the game does not have (teams and partners, or head to head, calls). ``unit`` is "deal"
+    or "match": what the tables count."""
 
+    unit: str
     agents: pd.DataFrame
     teams: pd.DataFrame
     partners: pd.DataFrame
+    head_to_head: pd.DataFrame
     ratings: pd.DataFrame
     duplicate: pd.DataFrame
     calls: pd.DataFrame
@@ -435,18 +532,30 @@ class TableSummary:
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
         """The numeric tables that apply to this game, by name."""
-        names = ("agents", "teams", "partners", "ratings", "duplicate", "calls", "call_endings")
+        names = (
+            "agents",
+            "teams",
+            "partners",
+            "head_to_head",
+            "ratings",
+            "duplicate",
+            "calls",
+            "call_endings",
+        )
         tables = {name: getattr(self, name) for name in names}
         return {name: table for name, table in tables.items() if not table.empty}
 
     def readable(self) -> dict[str, pd.DataFrame]:
         """The tables for reading, intervals written out, by title."""
+        unit = self.unit
+        played = {"deal": "deals", "match": "matches"}[unit]
+        points, payoff = ("game points", "payoff") if unit == "deal" else ("match score", "margin")
 
-        def rates(table: pd.DataFrame, points: bool) -> dict[str, object]:
-            columns = {"deals": table["deals"], "win share": plus_minus(table, "win_rate", 3)}
-            if points:
-                columns["game points/deal"] = plus_minus(table, "points", 2)
-            columns["payoff/deal"] = plus_minus(table, "payoff", 2)
+        def rates(table: pd.DataFrame, points_too: bool) -> dict[str, object]:
+            columns = {played: table["deals"], "win share": plus_minus(table, "win_rate", 3)}
+            if points_too:
+                columns[f"{points}/{unit}"] = plus_minus(table, "points", 2)
+            columns[f"{payoff}/{unit}"] = plus_minus(table, "payoff", 2)
             return columns
 
         agents = pd.DataFrame(rates(self.agents, True), index=self.agents.index)
@@ -455,7 +564,7 @@ class TableSummary:
         zero = "mean 0" if self.anchor is None else f"{self.anchor} at 0"
         readable = {
             f"Agents (95% intervals over duplicate groups; a seat wins "
-            f"{self.seat_win_share:.3f} of its deals on average)": agents,
+            f"{self.seat_win_share:.3f} of its {played} on average)": agents,
         }
         if not self.teams.empty:
             teams = self.teams[["first_team", "second_team"]].assign(**rates(self.teams, False))
@@ -466,19 +575,35 @@ class TableSummary:
         if not self.partners.empty:
             partners = pd.DataFrame(rates(self.partners, False), index=self.partners.index)
             readable["Partners (each agent with each partner, mixed teams)"] = partners
+        if not self.head_to_head.empty:
+            versus = self.head_to_head
+            readable[
+                f"Head to head (only the {played} where the two agents ended on opposite "
+                "sides; a draw or a third side's win is half; 95% intervals over groups)"
+            ] = pd.DataFrame(
+                {
+                    played: versus["deals"],
+                    "groups": versus["groups"],
+                    "win share": plus_minus(versus, "win_rate", 3),
+                },
+                index=versus.index,
+            )
         readable[
             f"Bradley–Terry ratings (Elo scale, {zero}; seats of different sides, the higher "
-            f"payoff wins; 95% bootstrap, {self.resamples} resamples, seed {self.seed})"
+            f"{payoff} wins; 95% bootstrap, {self.resamples} resamples, seed {self.seed})"
         ] = pd.DataFrame(
-            {"rating": bracketed_ratings(self.ratings), "deals": self.ratings["played"]},
+            {"rating": bracketed_ratings(self.ratings), played: self.ratings["played"]},
             index=self.ratings.index,
         )
-        duplicate = self.duplicate[["deals", "groups", "arrangements"]].copy()
+        duplicate = self.duplicate[["deals", "groups", "arrangements"]].rename(
+            columns={"deals": played}
+        )
         for name in ("payoff", "win"):
-            duplicate[f"{name} deals/group"] = self.duplicate[f"{name}_deals_per_group"]
-            duplicate[f"{name} gain"] = self.duplicate[f"{name}_gain"]
+            heading = payoff if name == "payoff" else name
+            duplicate[f"{heading} {played}/group"] = self.duplicate[f"{name}_deals_per_group"]
+            duplicate[f"{heading} gain"] = self.duplicate[f"{name}_gain"]
         readable[
-            "Duplicate format (independent deals one group is worth; gain: per deal it holds)"
+            f"Duplicate format (independent {played} one group is worth; gain: per {unit} it holds)"
         ] = duplicate.round(2)
         if not self.calls.empty:
             calls = self.calls.rename(columns=CALL_HEADINGS).round(3)
@@ -489,15 +614,11 @@ class TableSummary:
 
     def to_text(self) -> str:
         """The tables as plain text."""
-        return "\n\n".join(
-            f"{title}\n{table.to_string()}" for title, table in self.readable().items()
-        )
+        return titled_text(self.readable())
 
     def to_markdown(self) -> str:
         """The tables as Markdown (a heading and a pipe table each)."""
-        return "\n\n".join(
-            f"### {title}\n\n{markdown_table(table)}" for title, table in self.readable().items()
-        )
+        return titled_markdown(self.readable())
 
 
 def summarize_table(
@@ -509,16 +630,19 @@ def summarize_table(
     alpha: float = 0.01,
     anchor: str | None = None,
 ) -> TableSummary:
-    """All tables of ``results``; ``game`` (the tournament's ``TableGame``) adds the
-    caller's hand to the calls (``call_decisions``); the rating arguments are those of
-    ``ratings``."""
+    """All tables of ``results`` (of a match tournament: of its matches, but the decision
+    times, errors and calls, read from every deal); ``game`` (the tournament's ``TableGame``)
+    adds the caller's hand to the calls (``call_decisions``); the rating arguments are those
+    of ``ratings``."""
     seats = check_results(results)
     calls = call_decisions(results, game)
-    winners = results["winners"].to_numpy()
+    winners = units_of(results)["winners"].to_numpy()
     return TableSummary(
+        unit="match" if is_match_mode(results) else "deal",
         agents=agent_summary(results),
         teams=team_summary(results),
         partners=partner_summary(results),
+        head_to_head=pd.DataFrame() if is_partnership(results) else head_to_head(results),
         ratings=ratings(results, resamples=resamples, seed=seed, alpha=alpha, anchor=anchor),
         duplicate=duplicate_variance(results),
         calls=call_summary(calls),

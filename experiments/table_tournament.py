@@ -23,10 +23,13 @@ with seed ``S`` has the seed ``tournament.unit_seed(S, i)`` in every lineup and 
   by the agents' places in the agent list (so the lineup's own order is arrangement 0).
 
 A *duplicate group* is one lineup on one deal in every arrangement: the unit of the
-schedule, of a batch and of the progress bar. There is one row per lineup, deal and
-arrangement (``table_columns``): the lineup, every seat's agent and results (columns
-``NAME_k`` for seat ``k``), and how the deal ended. Rows depend only on the configuration
-and their place in the schedule, never on the backend, the workers or the batches.
+schedule and of a batch. There is one row per lineup, deal and arrangement
+(``table_columns``): the lineup, every seat's agent and results (columns ``NAME_k`` for seat
+``k``), and how the deal ended. With ``matches`` a unit is a whole match
+(``agents.play_match``, match ``i`` seeded ``tournament.unit_seed(S, i)``), played under the
+same arrangements, with one row per deal of it and the match's columns (``MATCH_COLUMNS``).
+Rows depend only on the configuration and their place in the schedule, never on the
+backend, the workers or the batches.
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ from .tournament import (
     check_time_limit,
     done_units,
     refuse_cheating,
+    replay_report,
+    replayed_deal,
     run_schedule,
     stored_row,
     stored_tournament_config,
@@ -106,12 +111,31 @@ END_COLUMNS = {
 }
 
 
-def table_columns(seats: int) -> dict[str, pa.DataType]:
-    """Every column of a row of a game for ``seats`` seats, in order, with its type."""
-    per_seat = {
-        f"{name}_{seat}": kind for seat in range(seats) for name, kind in SEAT_COLUMNS.items()
-    }
-    return {**PLACE_COLUMNS, **per_seat, **END_COLUMNS}
+#: The further columns of match mode: the match seed, the deal's number in the match (1 for
+#: the first, as in ``TableMatch.deal_seed``) and, on the match's last deal, the winning
+#: team's (or seat's) seats as a bit mask (0 on the deals before).
+MATCH_COLUMNS = {
+    "match_seed": pa.uint64(),
+    "match_deal": pa.int64(),
+    "match_winners": pa.int64(),
+}
+#: The match columns of each seat ``k``: ``match_score`` is the match score that the seat's
+#: points went to (its team's under ``match_scoring = team``, else its own) on the match's
+#: last deal (0 on the deals before); ``match_side`` the seats sharing that score, a bit mask.
+MATCH_SEAT_COLUMNS = {"match_score": pa.int64(), "match_side": pa.int64()}
+
+
+def table_columns(seats: int, matches: bool = False) -> dict[str, pa.DataType]:
+    """Every column of a row of a game for ``seats`` seats, in order, with its type; with
+    ``matches`` those of a match tournament."""
+
+    def per_seat(columns: dict[str, pa.DataType]) -> dict[str, pa.DataType]:
+        return {f"{name}_{seat}": kind for seat in range(seats) for name, kind in columns.items()}
+
+    columns = {**PLACE_COLUMNS, **per_seat(SEAT_COLUMNS), **END_COLUMNS}
+    if matches:
+        columns |= {**MATCH_COLUMNS, **per_seat(MATCH_SEAT_COLUMNS)}
+    return columns
 
 
 def has_fixed_partners(rules: TableRules) -> bool:
@@ -168,25 +192,21 @@ class TableTournamentConfig(Configuration):
 
     ``preset`` is one of ``TABLE_PRESET_NAMES``, ``overrides`` rule options on top of it
     (those equal to the preset's value are dropped); ``agents`` are spec strings (stored in
-    canonical form); ``deals`` per lineup and arrangement; ``mixed`` (fixed partnerships
-    only) also seats mixed teams; ``permutations`` (games without fixed partners, three or
-    four seats) plays every distinct permutation instead of the rotations; ``time_limit`` is
-    seconds per decision (None: no limit). Agents that cheat are refused unless
-    ``allow_cheating``, a permission that is not part of the configuration.
+    canonical form); give ``deals`` or ``matches`` (per lineup, each in every arrangement;
+    ``DEFAULT_DEALS`` deals if neither); ``mixed`` (fixed partnerships only) also seats mixed
+    teams; ``permutations`` (games without fixed partners, three or four seats) plays every
+    distinct permutation instead of the rotations; ``time_limit`` is seconds per decision
+    (None: no limit). Agents that cheat are refused unless ``allow_cheating``, a permission
+    that is not part of the configuration.
     """
 
     ID_PREFIX: ClassVar[str] = "t"
-    #: What ``tournament.run_schedule`` reads: a unit is one deal of a lineup in every
-    #: arrangement, counted once by the progress bar.
-    seatings: ClassVar[int] = 1
-    mode: ClassVar[str] = "deals"
-    unit_name: ClassVar[str] = "deal"
-    keys: ClassVar[tuple[str, ...]] = ("lineup", "deal_index", "arrangement")
 
     preset: str = "snapszer4"
     overrides: dict = field(default_factory=dict)
     agents: tuple[str, ...] = TABLE_DEFAULT_AGENTS
-    deals: int = DEFAULT_DEALS
+    deals: int | None = None
+    matches: int | None = None
     seed: int = 0
     mixed: bool = False
     permutations: bool = False
@@ -203,10 +223,17 @@ class TableTournamentConfig(Configuration):
         canonical = canonical_specs(self.agents)
         if not self.allow_cheating:
             refuse_cheating(canonical)
+        if self.deals is None and self.matches is None:
+            object.__setattr__(self, "deals", DEFAULT_DEALS)
+        if self.deals is not None and self.matches is not None:
+            raise ValueError(
+                f"give a number of deals or of matches, not both (deals {self.deals!r}, "
+                f"matches {self.matches!r})"
+            )
         named = {OPTION_ALIASES.get(name, name): value for name, value in self.overrides.items()}
         for name, value in [
             ("agents", canonical),
-            ("deals", check_integer(self.deals, "deals", 1)),
+            (self.mode, check_integer(self.units, self.mode, 1)),
             ("overrides", canonical_overrides(self.preset, named)),
             ("seed", check_seed(self.seed)),
             ("time_limit", check_time_limit(self.time_limit)),
@@ -254,6 +281,7 @@ class TableTournamentConfig(Configuration):
             "overrides": self.overrides,
             "agents": list(self.agents),
             "deals": self.deals,
+            "matches": self.matches,
             "seed": self.seed,
             "mixed": self.mixed,
             "permutations": self.permutations,
@@ -264,10 +292,48 @@ class TableTournamentConfig(Configuration):
     def tournament_id(self) -> str:
         return self.run_id
 
+    # ---- what ``tournament.run_schedule`` reads: a unit is one deal (or match) of a lineup
+    # in every arrangement
+
+    @property
+    def mode(self) -> str:
+        """``"deals"`` or ``"matches"``: what a unit of the schedule is."""
+        return "deals" if self.matches is None else "matches"
+
+    def batch_name(self, batch) -> str:
+        """How an error names ``batch``: its lineup and deals (or matches)."""
+        name = self.lineups[batch.pairing].name
+        return f"lineup {batch.pairing} ({name}), {self.mode} {batch.start}..{batch.stop - 1}"
+
     @property
     def units(self) -> int:
-        """Deals per lineup (each in every arrangement)."""
-        return self.deals
+        """Deals (or matches) per lineup, each in every arrangement."""
+        return self.deals if self.matches is None else self.matches
+
+    @property
+    def seatings(self) -> int:
+        """The arrangements of each lineup, by which the progress bar multiplies the units it
+        counts (so that it counts deals or matches played); 1 if the lineups have different
+        numbers of them (``permutations``), and the bar counts duplicate groups."""
+        sizes = {len(lineup.arrangements) for lineup in self.lineups}
+        return sizes.pop() if len(sizes) == 1 else 1
+
+    @property
+    def unit(self) -> str:
+        """``"deal"`` or ``"match"``."""
+        return "deal" if self.matches is None else "match"
+
+    @property
+    def unit_name(self) -> str:
+        """What the progress bar counts: ``unit``, or ``"deal group"`` or ``"match group"``
+        when it counts duplicate groups (``seatings``)."""
+        return self.unit if self.seatings > 1 else f"{self.unit} group"
+
+    @property
+    def keys(self) -> list[str]:
+        """The columns that order the rows and tell them apart."""
+        keys = ["lineup", "deal_index", "arrangement"]
+        return keys if self.matches is None else [*keys, "match_deal"]
 
     @functools.cached_property
     def lineups(self) -> list[Lineup]:
@@ -285,7 +351,7 @@ class TableTournamentConfig(Configuration):
     @property
     def schema(self) -> pa.Schema:
         """The columns of the rows and their types."""
-        return pa.schema(table_columns(self.game().num_players))
+        return pa.schema(table_columns(self.game().num_players, self.matches is not None))
 
     def game(self) -> TableGame:
         """The game the deals are played in."""
@@ -304,7 +370,8 @@ def _setup(config_json: str) -> tuple[TableTournamentConfig, TableGame]:
 
 def play_batch(config_json: str, batch: Batch) -> pa.Table:
     """The rows of ``batch`` (``batch.pairing`` is the lineup) of the table tournament
-    ``config_json`` (``TableTournamentConfig.to_json``): its deals in every arrangement."""
+    ``config_json`` (``TableTournamentConfig.to_json``): its deals (or matches) in every
+    arrangement."""
     config, game = _setup(config_json)
     lineup = config.lineups[batch.pairing]
     place = {
@@ -314,15 +381,51 @@ def play_batch(config_json: str, batch: Batch) -> pa.Table:
         "lineup_name": lineup.name,
     }
     seeds = [unit_seed(config.seed, unit) for unit in range(batch.start, batch.stop)]
+    play = _deal_rows if config.matches is None else _match_rows
     rows = []
     for arrangement, specs in enumerate(lineup.arrangements):
-        seated = {f"spec_{seat}": spec for seat, spec in enumerate(specs)}
-        results = agents.play_deals(game, specs, seeds, time_limit=config.time_limit)
-        rows += [
-            {**place, "arrangement": arrangement, "deal_index": unit, **seated, **deal_row(result)}
-            for unit, result in enumerate(results, batch.start)
-        ]
+        seated = {**place, "arrangement": arrangement}
+        seated |= {f"spec_{seat}": spec for seat, spec in enumerate(specs)}
+        rows += [{**seated, **row} for row in play(config, game, specs, batch.start, seeds)]
     return pa.Table.from_pylist(rows, schema=config.schema)
+
+
+def _deal_rows(config, game, specs, start: int, seeds: list[int]) -> list[dict]:
+    """The rows of deals ``start, start + 1, ...`` with ``seeds`` between the seated ``specs``."""
+    results = agents.play_deals(game, specs, seeds, time_limit=config.time_limit)
+    return [{"deal_index": unit, **deal_row(result)} for unit, result in enumerate(results, start)]
+
+
+def _match_rows(config, game, specs, start: int, seeds: list[int]) -> list[dict]:
+    """The rows of matches ``start, start + 1, ...`` with ``seeds``: one per deal played."""
+    rows = []
+    for unit, seed in enumerate(seeds, start):
+        match = agents.play_match(game, specs, seed, time_limit=config.time_limit)
+        rows += [
+            {"deal_index": unit, **deal_row(result), **match_columns(match, number)}
+            for number, result in enumerate(match.deals, 1)
+        ]
+    return rows
+
+
+def match_columns(match: agents.MatchResult, number: int) -> dict:
+    """The match columns (``MATCH_COLUMNS``, ``MATCH_SEAT_COLUMNS``) of deal ``number`` (1 is
+    the first) of ``match``. Its ``scores`` are one per team (seats 0 and 2, 1 and 3) or one
+    per seat, so seat ``k``'s points go to score ``k % len(scores)``."""
+    seats = len(match.deals[0].scores)
+    owners = [seat % len(match.scores) for seat in range(seats)]
+    last = number == len(match.deals)
+    row = {
+        "match_seed": match.seed,
+        "match_deal": number,
+        "match_winners": sum(1 << s for s in range(seats) if last and owners[s] == match.winner),
+    }
+    for seat in range(seats):
+        row |= {
+            f"match_score_{seat}": match.scores[owners[seat]] if last else 0,
+            f"match_side_{seat}": sum(1 << s for s in range(seats) if owners[s] == owners[seat]),
+        }
+    return row
 
 
 def deal_row(result: agents.DealResult) -> dict:
@@ -406,8 +509,9 @@ UNCOMPARED = ("decision_seconds", "engine")
 
 def replay_table_row(path: str | os.PathLike, row: int) -> Replay:
     """Re-play row ``row`` (0 is the first) of the table tournament's results file ``path``
-    from its stored configuration and seed: every hand and the talon at each trick, each
-    seat's actions with its spec, and how the replay differs from the row."""
+    from its stored configuration and seed (of a match tournament: the row's match, to its
+    deal): every hand and the talon at each trick, each seat's actions with its spec, and how
+    the replay differs from the row."""
     _check_table_results(path)
     config = TableTournamentConfig.from_dict(stored_config(path))
     stored = stored_row(path, row)
@@ -416,22 +520,19 @@ def replay_table_row(path: str | os.PathLike, row: int) -> Replay:
     seated = ", ".join(f"P{seat} {spec}" for seat, spec in enumerate(specs))
     lines = [
         f"row {row} of {path}: tournament {config.tournament_id} ({config.preset}, "
-        f"{config.deals} deals, seed {config.seed})",
-        f"lineup {stored['lineup']} ({stored['lineup_name']}), deal {stored['deal_index']}, "
-        f"arrangement {stored['arrangement']}: {seated}",
+        f"{config.units} {config.mode}, seed {config.seed})",
+        f"lineup {stored['lineup']} ({stored['lineup_name']}), {config.unit} "
+        f"{stored['deal_index']}, arrangement {stored['arrangement']}: {seated}",
     ]
-    result = agents.play_deal(game, specs, stored["deal_seed"], time_limit=config.time_limit)
+    result, match = replayed_deal(config, game, specs, stored, lines)
+    if result is None:
+        return Replay("\n".join(lines), [lines[-1]])
+    replayed = deal_row(result)
+    if match is not None:
+        replayed |= match_columns(match, stored["match_deal"])
     lines += _play_text(game, result, specs)
-    differences = [
-        f"{name}: {stored[name]!r} in the file, {value!r} replayed"
-        for name, value in deal_row(result).items()
-        if not name.startswith(UNCOMPARED) and stored[name] != value
-    ]
-    if differences:
-        lines.append(f"the replay differs from row {row}: " + "; ".join(differences))
-    else:
-        lines.append(f"the replay ends exactly as row {row} says")
-    return Replay("\n".join(lines), differences)
+    compared = {name: value for name, value in replayed.items() if not name.startswith(UNCOMPARED)}
+    return replay_report(lines, stored, compared, row)
 
 
 def _play_text(game: TableGame, result: agents.DealResult, specs: tuple[str, ...]) -> list[str]:

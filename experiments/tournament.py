@@ -201,6 +201,10 @@ class TournamentConfig(Configuration):
         """``"deal"`` or ``"match"``."""
         return "deal" if self.matches is None else "match"
 
+    def batch_name(self, batch: Batch) -> str:
+        """How an error names ``batch``: its pairing and units."""
+        return str(batch)
+
     @property
     def units(self) -> int:
         """Deals (or matches) per pairing and seating."""
@@ -528,8 +532,12 @@ def _play(config, store: ResultStore, done: set, workers: int, scheduler, quiet:
                     store.add(batch.part_name, table)
                     played += batch.size
                     bar.update(config.seatings * batch.size)
-    except BatchFailed as error:
-        raise TournamentError(f"{error}\n{_saved(config, store.path, played)}") from error
+    except BatchFailed as failed:
+        error = failed.error
+        raise TournamentError(
+            f"batch {config.batch_name(failed.batch)} failed: {type(error).__name__}: {error}\n"
+            f"{_saved(config, store.path, played)}"
+        ) from failed
     except KeyboardInterrupt as stop:  # Ctrl-C, or a RunStopped that names its signal
         saved = _saved(config, store.path, played)
         number = getattr(stop, "signal_number", signal.SIGINT)
@@ -600,22 +608,42 @@ def replay_row(path: str | os.PathLike, row: int) -> Replay:
         f"{config.unit_name} {stored['deal_index']}, swap {stored['swap']}: "
         f"P0 {specs[0]}, P1 {specs[1]}",
     ]
-    if config.matches is None:
-        result = agents.play_deal(game, specs, stored["deal_seed"], time_limit=config.time_limit)
-    else:
-        match = agents.play_match(game, specs, stored["match_seed"], time_limit=config.time_limit)
-        number = stored["match_deal"]
-        lines.append(f"match seed {stored['match_seed']}, deal {number} of the match")
-        if number > len(match.deals):
-            difference = f"the replayed match has {len(match.deals)} deals, no deal {number}"
-            return Replay("\n".join(lines), [difference])
-        result = match.deals[number - 1]
+    result, _ = replayed_deal(config, game, specs, stored, lines)
+    if result is None:
+        return Replay("\n".join(lines), [lines[-1]])
     lines += _play_text(game, result, specs)
-    replayed = deal_columns(result)
+    compared = {
+        name: value
+        for name, value in deal_columns(result).items()
+        if name not in (*TIMING_COLUMNS, "engine")
+    }
+    return replay_report(lines, stored, compared, row)
+
+
+def replayed_deal(config, game, specs, stored: dict, lines: list[str]):
+    """The deal of a stored row played again: ``(result, match)``, ``match`` None for a
+    deal tournament. For a match row the whole match is played and a line naming the match
+    goes to ``lines``; if it has no deal of the row's number, a line saying so does too, and
+    the result is None."""
+    if config.matches is None:
+        return agents.play_deal(
+            game, specs, stored["deal_seed"], time_limit=config.time_limit
+        ), None
+    match = agents.play_match(game, specs, stored["match_seed"], time_limit=config.time_limit)
+    number = stored["match_deal"]
+    lines.append(f"match seed {stored['match_seed']}, deal {number} of the match")
+    if number > len(match.deals):
+        lines.append(f"the replayed match has {len(match.deals)} deals, no deal {number}")
+        return None, match
+    return match.deals[number - 1], match
+
+
+def replay_report(lines: list[str], stored: dict, replayed: dict, row: int) -> Replay:
+    """``lines`` closed by how the ``replayed`` columns differ from the ``stored`` row."""
     differences = [
         f"{name}: {stored[name]!r} in the file, {value!r} replayed"
         for name, value in replayed.items()
-        if name not in (*TIMING_COLUMNS, "engine") and stored[name] != value
+        if stored[name] != value
     ]
     if differences:
         lines.append(f"the replay differs from row {row}: " + "; ".join(differences))

@@ -316,15 +316,11 @@ class Summary:
 
     def to_text(self) -> str:
         """The tables as plain text."""
-        return "\n\n".join(
-            f"{title}\n{table.to_string()}" for title, table in self.tables().items()
-        )
+        return titled_text(self.tables())
 
     def to_markdown(self) -> str:
         """The tables as Markdown (a heading and a pipe table each)."""
-        return "\n\n".join(
-            f"### {title}\n\n{markdown_table(table)}" for title, table in self.tables().items()
-        )
+        return titled_markdown(self.tables())
 
 
 def summarize(
@@ -350,7 +346,17 @@ def summarize(
     )
 
 
-# ---- table formatting, shared with the closing study's report (closing_scores) -------------
+# ---- table formatting, shared with the table summary and the closing study's report --------
+
+
+def titled_text(tables: dict[str, pd.DataFrame]) -> str:
+    """Each table as plain text under its title (the dict's key), blank lines between."""
+    return "\n\n".join(f"{title}\n{table.to_string()}" for title, table in tables.items())
+
+
+def titled_markdown(tables: dict[str, pd.DataFrame]) -> str:
+    """Each table as a Markdown pipe table under a ``###`` heading of its title."""
+    return "\n\n".join(f"### {title}\n\n{markdown_table(table)}" for title, table in tables.items())
 
 
 def plus_minus(table: pd.DataFrame, name: str, digits: int) -> list[str]:

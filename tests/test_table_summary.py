@@ -187,6 +187,100 @@ def test_partners_are_read_off_the_opposite_seat():
     assert table_summary.partner_summary(unmixed).empty
 
 
+# A called-card game for four seats, agents A and B: the sides are made by the call, so each
+# row gives its side masks (``CALLED_SIDES``: seat k's side, as a bit mask). Lineup 0 "A, A,
+# B, B" on deals 0 and 1 in two of its rotations, lineup 1 "A, B, B, B" on deal 0 in two;
+# payoffs RULES_MULTI 1.13.6 (+g for each member of the winning side, -g for each other).
+TWO_V_TWO, PAIRS_02, PAIRS_12 = (0b0011, 0b0011, 0b1100, 0b1100), (5, 10, 5, 10), (9, 6, 6, 9)
+CALLED_SIDES = [TWO_V_TWO, TWO_V_TWO, PAIRS_02, PAIRS_12, (1, 14, 14, 14), PAIRS_12]
+CALLED = hand_rows(
+    4,
+    [
+        (0, "A, A, B, B", 0, 0, ("A", "A", "B", "B"), 0b0011, (2, 2, 0, 0), (2, 2, -2, -2)),
+        (0, "A, A, B, B", 1, 0, ("B", "A", "A", "B"), 0b1100, (0, 0, 1, 1), (-1, -1, 1, 1)),
+        (0, "A, A, B, B", 0, 1, ("A", "A", "B", "B"), 0b0101, (1, 0, 1, 0), (1, -1, 1, -1)),
+        (0, "A, A, B, B", 1, 1, ("B", "A", "A", "B"), 0b0000, (0, 0, 0, 0), (0, 0, 0, 0)),
+        (1, "A, B, B, B", 0, 0, ("A", "B", "B", "B"), 0b0001, (3, 0, 0, 0), (3, -3, -3, -3)),
+        (1, "A, B, B, B", 1, 0, ("B", "A", "B", "B"), 0b0110, (0, 1, 1, 0), (-1, 1, 1, -1)),
+    ],
+).assign(**{f"side_{seat}": [sides[seat] for sides in CALLED_SIDES] for seat in range(4)})
+
+
+def test_head_to_head_counts_only_the_deals_where_the_agents_ended_apart():
+    table = table_summary.head_to_head(CALLED)
+    assert list(table.index) == [("A", "B"), ("B", "A")]
+    # Apart: row 0 (A's seats {0, 1} against B's {2, 3}: A won), row 3 (A's {1, 2} against
+    # B's {0, 3}: a draw, a half) and row 4 (A alone against three B: A won). Rows 1, 2 and 5
+    # put an A and a B on one side. Groups: (lineup 0, deal 0) 1, (0, 1) 1/2, (1, 0) 1.
+    assert table["deals"].tolist() == [3, 3] and table["groups"].tolist() == [3, 3]
+    means = np.array([1, 0.5, 1])
+    half = T * means.std(ddof=1) / np.sqrt(3)
+    assert table.loc[("A", "B"), ["win_rate", "win_rate_low", "win_rate_high"]].tolist() == (
+        pytest.approx([2.5 / 3, 2.5 / 3 - half, 2.5 / 3 + half])
+    )
+    assert table.loc[("B", "A"), "win_rate"] == pytest.approx(0.5 / 3)
+    # the mean payoff per seat: A's per row 2, 0, 0, 0, 3, 1; per group 1, 0, 2
+    agents = table_summary.agent_summary(CALLED)
+    assert agents.loc["A", "payoff"] == pytest.approx(1)
+    summary = table_summary.summarize_table(CALLED, resamples=5)
+    pd.testing.assert_frame_equal(summary.head_to_head, table)
+    assert "Head to head (only the deals where the two agents ended on opposite" in (
+        summary.to_text()
+    )
+    assert table_summary.summarize_table(FOUR_SEATS, resamples=5).head_to_head.empty  # teams
+    always_together = CALLED.iloc[[1, 2, 5]]
+    assert table_summary.head_to_head(always_together).empty
+
+
+def match_rows(deals: pd.DataFrame, matches: list[tuple]) -> pd.DataFrame:
+    """``deals`` (three seats, each its own side) with the match columns: per row
+    ``(match_deal, match_winners, match scores)``."""
+    frame = deals.assign(
+        match_seed=np.uint64(9),
+        match_deal=[deal for deal, _, _ in matches],
+        match_winners=[winners for _, winners, _ in matches],
+    )
+    for seat in range(3):
+        frame[f"match_score_{seat}"] = [scores[seat] for _, _, scores in matches]
+        frame[f"match_side_{seat}"] = 1 << seat
+    return frame
+
+
+# Three seats, one match of lineup 0 "A, B, B" in two rotations: in arrangement 0 seat 0 (A)
+# wins the match on its second deal, 7-3-1; in arrangement 1 seat 2 (B) wins it on the
+# first, 2-4-8. The deals' own outcomes (THREE_SEATS' rows) do not count.
+MATCHES = match_rows(
+    THREE_SEATS.iloc[[0, 0, 1]].assign(arrangement=[0, 0, 1]).reset_index(drop=True),
+    [(1, 0, (0, 0, 0)), (2, 0b001, (7, 3, 1)), (1, 0b100, (2, 4, 8))],
+).assign(decision_seconds_0=[0.010, 0.002, 0.002])
+
+
+def test_a_match_tournament_is_summarized_by_its_matches():
+    units = table_summary.match_units(MATCHES)
+    assert units["match_deal"].tolist() == [2, 1]  # each match's last deal
+    assert units["winners"].tolist() == [0b001, 0b100]
+    # margins: the match score less the mean of the two others'
+    assert units[["payoff_0", "payoff_1", "payoff_2"]].to_numpy().tolist() == [
+        [7 - 2, 3 - 4, 1 - 5],
+        [2 - 6, 4 - 5, 8 - 3],
+    ]
+    table = table_summary.agent_summary(MATCHES)
+    assert table["deals"].tolist() == [2, 2]  # matches (rows) each agent played
+    assert table.loc["A", ["win_rate", "points", "payoff"]].tolist() == pytest.approx(
+        [1 / 2, (7 + 4) / 2, (5 - 1) / 2]
+    )
+    assert table.loc["B", "win_rate"] == pytest.approx((0 + 1 / 2) / 2)
+    # decisions over every deal: A's seat took 10 + 2 + 2 ms for 12 decisions
+    assert table.loc["A", "ms_per_decision"] == pytest.approx(14 / 12)
+    versus = table_summary.head_to_head(MATCHES)  # every seat its own side: always apart
+    assert versus.loc[("A", "B"), ["deals", "win_rate"]].tolist() == pytest.approx([2, 1 / 2])
+    summary = table_summary.summarize_table(MATCHES, resamples=5)
+    assert summary.unit == "match" and summary.seat_win_share == pytest.approx(1 / 3)
+    assert "| agent | matches | win share | match score/match | margin/match |" in (
+        summary.to_markdown()
+    )
+
+
 def test_bad_input_names_what_is_wrong():
     with pytest.raises(ValueError, match=r"lack the columns payoff_2, winners\b"):
         table_summary.summarize_table(THREE_SEATS.drop(columns=["winners", "payoff_2"]))
@@ -273,7 +367,8 @@ def test_text_and_markdown_show_what_the_game_has(tournaments):
     assert set(four.tables) == {"agents", "teams", "partners", "ratings", "duplicate"}
     called = table_summary.summarize_table_file(tournaments["snapszer4_called"], resamples=20)
     markdown = called.to_markdown()
-    assert markdown.count("### ") == 5 and "Team pairings" not in markdown
+    assert markdown.count("### ") == 6 and "Team pairings" not in markdown
+    assert "| agent | opponent | deals | groups | win share |" in markdown
     assert "| agent | alone | calls |" in markdown
     assert "| agent | deals | win share | game points/deal | payoff/deal |" in markdown
 

@@ -1,7 +1,8 @@
 """Tournaments for three and four seats: the seating of every lineup, rows that cover every
-deal of every lineup in every arrangement with the right agent in each seat, the same rows
-from one process, a pool and Dask, a killed run that resumes to the rows of a clean one, another
-configuration refused, replay with every hand, and flags refused where they do not apply."""
+deal (or match) of every lineup in every arrangement with the right agent in each seat, the
+same rows from one process, a pool and Dask, a killed run that resumes to the rows of a clean
+one, a failed batch named by its lineup, another configuration refused, replay with every
+hand, and flags refused where they do not apply."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ import psutil
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from sixtysix.experiments.batch_backends import TournamentError
 from sixtysix.experiments.store import ResultsConflict, stored_config
 from sixtysix.experiments.table_tournament import (
     TABLE_KIND,
     TableTournamentConfig,
     deal_row,
+    match_columns,
     read_table_results,
     replay_table_row,
     run_table_tournament,
@@ -38,6 +41,7 @@ from sixtysix import agents
 MODULE = "table_tournament_user_agents"
 FIRST = f"{MODULE}:First"  # always the first legal action: an agent unlike random
 SLOW = f"{MODULE}:Slow"  # uniformly random from its own generator
+UNMADE = f"{MODULE}:Unmade"  # made for the agent list, but for no deal: its batch fails
 FIRST_AGENT = """
 
 class First:
@@ -46,6 +50,12 @@ class First:
 
     def act(self, view):
         return view.legal_actions()[0]
+
+
+class Unmade(First):
+    def __init__(self, seed=0):
+        if seed:
+            raise ValueError(f"no deal for seed {seed}")
 """
 
 
@@ -155,6 +165,21 @@ def test_the_schedule_covers_every_deal_of_every_lineup_once():
     assert {(b.pairing, u) for b in rest for u in range(b.start, b.stop)} == set(units) - done
 
 
+def test_the_progress_bar_counts_deals_or_matches_played_else_duplicate_groups():
+    """``tournament.run_schedule``'s bar counts ``seatings`` of each unit, named ``unit_name``."""
+    r, h, p = "random", "heuristic", "pimc"
+    rotations = TableTournamentConfig(preset="snapszer3", agents=(r, h))
+    assert (rotations.seatings, rotations.unit_name, rotations.mode) == (3, "deal", "deals")
+    teams = TableTournamentConfig(preset="snapszer4", agents=(r, h), matches=2)
+    assert (teams.seatings, teams.unit_name, teams.mode) == (2, "match", "matches")
+    pairs = TableTournamentConfig(preset="snapszer3", agents=(r, h), permutations=True)
+    assert (pairs.seatings, pairs.unit_name) == (3, "deal")  # both lineups: 3 orders
+    # lineups of 3 and of 6 orders: no one number of rows a unit, so the bar counts groups
+    every_order = TableTournamentConfig(preset="snapszer3", agents=(r, h, p), permutations=True)
+    assert {len(lineup.arrangements) for lineup in every_order.lineups} == {3, 6}
+    assert (every_order.seatings, every_order.unit_name) == (1, "deal group")
+
+
 # ---- rows ------------------------------------------------------------------------------------
 
 #: (preset, options): a game of each seating, on small packs.
@@ -205,6 +230,50 @@ def test_rows_cover_every_deal_of_every_lineup_in_every_arrangement(
     assert frame.engine.eq("python").all() and frame.error.isna().all()
 
 
+@pytest.mark.parametrize("preset", ["mini4_4x3", "mini3_called_3x3"])
+def test_match_rows_are_every_deal_of_each_match_in_every_arrangement(
+    tmp_path, agent_folder, preset
+):
+    config = TableTournamentConfig(preset=preset, agents=("random", FIRST), matches=2, seed=7)
+    frame = run_table_tournament(config, tmp_path / "m.parquet", workers=1, quiet=True)
+    game = sixtysix.Game(preset)
+    seats, teams = game.num_players, game.rules.match_scoring == "team"
+    assert list(frame.columns) == list(table_columns(seats, matches=True))
+    expected = []  # each match played afresh under the documented seatings
+    for number, lineup in enumerate(config.lineups):
+        for match in range(2):
+            for arrangement, seated in enumerate(lineup.arrangements):
+                played = agents.play_match(game, seated, unit_seed(7, match))
+                assert played.seed == unit_seed(7, match)
+                expected += [
+                    {
+                        "lineup": number,
+                        "deal_index": match,
+                        "arrangement": arrangement,
+                        **{f"spec_{seat}": spec for seat, spec in enumerate(seated)},
+                        **deal_row(result),
+                        **match_columns(played, deal),
+                    }
+                    for deal, result in enumerate(played.deals, 1)
+                ]
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    assert len(rows) == len(expected)
+    for row, wanted in zip(rows, expected, strict=True):
+        assert {name: row[name] for name in wanted if not name.startswith("decision")} == {
+            name: value for name, value in wanted.items() if not name.startswith("decision")
+        }
+    # on a match's last deal only: the winners, and the score each seat's points went to
+    last = frame.groupby(["lineup", "deal_index", "arrangement"]).match_deal.transform("max")
+    ends = frame[frame.match_deal == last]
+    assert (ends.match_winners > 0).all() and (
+        frame[frame.match_deal < last].match_winners == 0
+    ).all()
+    scores = ends[[f"match_score_{seat}" for seat in range(seats)]].to_numpy()
+    assert (scores.max(axis=1) >= game.rules.match_target).all()
+    sides = [0b0101 << seat % 2 if teams else 1 << seat for seat in range(seats)]
+    assert (frame[[f"match_side_{seat}" for seat in range(seats)]] == sides).all().all()
+
+
 def test_an_agent_that_raises_forfeits_for_its_side(tmp_path, agent_folder):
     specs = ("random", f"{MODULE}:Raiser")
     config = TableTournamentConfig(preset="mini4_4x3", agents=specs, deals=3)
@@ -222,10 +291,11 @@ def test_an_agent_that_raises_forfeits_for_its_side(tmp_path, agent_folder):
 # ---- backends, resuming, another configuration -----------------------------------------------
 
 
-def test_one_worker_two_workers_and_dask_give_the_same_rows(tmp_path, agent_folder):
+@pytest.mark.parametrize("units", [{"deals": 40}, {"matches": 6}], ids=["deals", "matches"])
+def test_one_worker_two_workers_and_dask_give_the_same_rows(tmp_path, agent_folder, units):
     distributed = pytest.importorskip("distributed")
     config = TableTournamentConfig(
-        preset="mini3_3x3", agents=("random", FIRST, SLOW), deals=40, seed=3
+        preset="mini3_3x3", agents=("random", FIRST, SLOW), seed=3, **units
     )
     one = run_table_tournament(config, tmp_path / "one.parquet", workers=1, quiet=True)
     two = run_table_tournament(config, tmp_path / "two.parquet", workers=2, quiet=True)
@@ -239,22 +309,24 @@ def test_one_worker_two_workers_and_dask_give_the_same_rows(tmp_path, agent_fold
         on_dask = run_table_tournament(
             config, tmp_path / "dask.parquet", scheduler=cluster.scheduler_address, quiet=True
         )
-    assert len(one) == 7 * 40 * 3
+    assert len(one.groupby(["lineup", "deal_index", "arrangement"])) == 7 * config.units * 3
     pd.testing.assert_frame_equal(timeless(one), timeless(two))
     pd.testing.assert_frame_equal(timeless(one), timeless(on_dask))
 
 
-def test_a_killed_run_resumes_to_the_rows_of_a_clean_one(tmp_path, agent_folder):
+@pytest.mark.parametrize("mode, units", [("deals", 60), ("matches", 15)])
+def test_a_killed_run_resumes_to_the_rows_of_a_clean_one(tmp_path, agent_folder, mode, units):
     out = tmp_path / "t.parquet"
     args = ["tournament", "--preset", "snapszer3", "--agents", f"{SLOW}:delay=0.002", "random"]
-    args += ["--deals", 60, "--workers", 2, "--seed", 5]
+    args += [f"--{mode}", units, "--workers", 2, "--seed", 5]
     interrupted, tree = started_run(args, agent_folder, out)
     os.killpg(interrupted.pid, signal.SIGINT)  # Ctrl-C
     _, err = interrupted.communicate(timeout=60)
     assert_all_gone(tree)
     assert interrupted.returncode == 130
-    saved = re.search(rf"(\d+) of 120 deals are saved in {out}; rerun the same command", err)
-    assert saved and 0 < int(saved[1]) < 120, err  # 2 lineups of 60 deals each
+    total = 2 * units  # 2 lineups, each in its 3 rotations
+    saved = re.search(rf"(\d+) of {total} {mode} are saved in {out}; rerun the same command", err)
+    assert saved and 0 < int(saved[1]) < total, err
 
     parts = out.with_name(out.name + ".parts")
     killed = cli_process([*args, "--out", out], agent_folder)
@@ -269,12 +341,24 @@ def test_a_killed_run_resumes_to_the_rows_of_a_clean_one(tmp_path, agent_folder)
     assert finished.returncode == 0, err
     assert "resuming" in err and str(out) in output
     # the rows of one clean run (a delay of 0 plays the same choices)
-    clean = TableTournamentConfig(preset="snapszer3", agents=(SLOW, "random"), deals=60, seed=5)
+    clean = TableTournamentConfig(
+        preset="snapszer3", agents=(SLOW, "random"), seed=5, **{mode: units}
+    )
     reference = run_table_tournament(clean, tmp_path / "clean.parquet", workers=1, quiet=True)
     frame = read_table_results(out)
     different = ("tournament_id", "config_digest", "lineup_name", "spec_")
     same = [name for name in timeless(frame).columns if not name.startswith(different)]
     pd.testing.assert_frame_equal(frame[same], reference[same])
+
+
+def test_a_failed_batch_is_named_by_its_lineup(tmp_path, agent_folder):
+    config = TableTournamentConfig(preset="mini3_3x3", agents=("random", UNMADE), deals=3)
+    lineup = re.escape(f"batch lineup 0 (random, random, {UNMADE}), deals 0..0 failed")
+    with pytest.raises(
+        TournamentError,
+        match=rf"^{lineup}: ValueError: .*no deal for seed \d+\n0 of 6 deals are saved",
+    ):
+        run_table_tournament(config, tmp_path / "t.parquet", workers=1, quiet=True)
 
 
 def test_another_configuration_on_the_same_file_is_refused(capsys, tmp_path):
@@ -336,6 +420,27 @@ def test_replay_shows_every_hand_and_each_seats_play_and_checks_the_row(
     assert code == 2 and f"invalid row 4: {out} has 4 rows, so row must be 0 to 3" in err
 
 
+def test_replay_of_a_match_row_plays_its_match_to_that_deal(capsys, tmp_path, agent_folder):
+    out = tmp_path / "m.parquet"
+    config = TableTournamentConfig(preset="mini4_4x3", agents=("random", FIRST), matches=1, seed=2)
+    frame = run_table_tournament(config, out, workers=1, quiet=True)
+    last = int(frame.index[frame.match_winners > 0][0])  # the first match's last deal
+    code, output, _ = cli_run(capsys, "replay", out, "--row", last)
+    assert code == 0, output
+    assert f"match 0, arrangement 0: P0 random, P1 {FIRST}" in output
+    assert f"match seed {unit_seed(2, 0)}, deal {frame.match_deal[last]} of the match" in output
+    assert output.rstrip().endswith(f"the replay ends exactly as row {last} says")
+
+    table = pq.read_table(out)  # a row whose match ended otherwise
+    winners = table["match_winners"].to_pylist()
+    winners[last] ^= 0b1111
+    index = table.schema.get_field_index("match_winners")
+    pq.write_table(table.set_column(index, "match_winners", [winners]), out)
+    assert replay_table_row(out, last).differences == [
+        f"match_winners: {winners[last]} in the file, {winners[last] ^ 0b1111} replayed"
+    ]
+
+
 def test_the_command_plays_a_table_tournament_and_reports_it(capsys, tmp_path, agent_folder):
     out = tmp_path / "t.parquet"
     args = ["--preset", "mini3_3x3", "--agents", "random", FIRST, "--deals", 3]
@@ -346,6 +451,18 @@ def test_the_command_plays_a_table_tournament_and_reports_it(capsys, tmp_path, a
     assert code == 0 and f"18 deals in {out}" in report
     assert any(line.startswith("random ") for line in report.splitlines())
     assert report.strip() in output  # the command printed the same summary
+
+
+def test_the_command_plays_table_matches_and_reports_them(capsys, tmp_path, agent_folder):
+    out = tmp_path / "m.parquet"
+    args = ["--preset", "mini3_3x3", "--agents", "random", FIRST, "--matches", 2]
+    code, output, err = cli_run(capsys, "tournament", *args, "--workers", 1, "--out", out)
+    assert code == 0, err
+    frame = read_table_results(out)
+    assert len(frame.groupby(["lineup", "deal_index", "arrangement"])) == 2 * 2 * 3
+    # one winner a match, so a seat wins a third of them
+    assert "a seat wins 0.333 of its matches on average" in output
+    assert "match score/match" in output and "Head to head" in output
 
 
 BAD_ARGUMENTS = [
@@ -363,7 +480,11 @@ BAD_ARGUMENTS = [
     ),
     ("--mixed", "argument --mixed: not allowed with --preset sixty_six: a two-player"),
     ("--preset schnapsen --permutations", "argument --permutations: not allowed with --preset"),
-    ("--preset snapszer4 --matches 2", "argument --matches: not allowed with --preset snapszer4"),
+    ("--preset snapszer4 --matches 0", "argument --matches: invalid matches 0: matches must be"),
+    (
+        "--preset snapszer4 --deals 2 --matches 2",
+        "argument --matches: not allowed with argument --deals",
+    ),
     ("--preset snapszer4 --agents random", "a tournament needs at least 2 agents; got 1"),
     ("--preset snapszer3 --rule announcements=often", "invalid announcements 'often'"),
     (

@@ -88,8 +88,9 @@ def add_tournament(commands) -> None:
     units.add_argument(
         "--matches",
         type=integer_type("matches"),
-        help="play this many matches per pairing (each in both seatings) instead of deals "
-        "(default: none, play deals)",
+        help="play this many matches per pairing (each in both seatings; for three or four "
+        "seats: per lineup, in every arrangement) instead of deals, one row per deal of a "
+        "match (default: none, play deals)",
     )
     add_preset(tournament, "sixty_six", [*ALL_PRESETS, *TABLE_PRESET_NAMES])
     tournament.add_argument(
@@ -161,7 +162,6 @@ def run_tournament_command(command: argparse.ArgumentParser, args: argparse.Name
     """Play the tournament into ``args.out``; print its summary."""
     refuse_workers_with_scheduler(command, args)
     if args.preset in TABLE_PRESET_NAMES:
-        refuse_matches_at_a_table(command, args)
         configure, run = table_config, run_table_tournament
     else:
         refuse_table_seating(command, args)
@@ -198,22 +198,14 @@ def table_config(args: argparse.Namespace) -> TableTournamentConfig:
         preset=args.preset,
         overrides=dict(args.rule),
         agents=tuple(args.agents or TABLE_DEFAULT_AGENTS),
-        deals=args.deals,
+        deals=None if args.matches else args.deals,
+        matches=args.matches,
         seed=args.seed,
         mixed=args.mixed,
         permutations=args.permutations,
         time_limit=args.time_limit,
         allow_cheating=args.allow_cheating,
     )
-
-
-def refuse_matches_at_a_table(command: argparse.ArgumentParser, args) -> None:
-    """``--matches`` needs a two-player preset."""
-    if args.matches is not None:
-        command.error(
-            f"argument --matches: not allowed with --preset {args.preset}: a tournament for "
-            "three or four seats plays single deals; give --deals"
-        )
 
 
 def refuse_table_seating(command: argparse.ArgumentParser, args) -> None:
