@@ -33,6 +33,10 @@ mean reward is that sum over ``visits * max_game_points``. The agent plays the r
 with the most visits (ties drawn from its stream); with a single legal action it plays it
 without searching.
 
+With ``infer=true`` the worlds are not uniform: ``candidates`` uniform worlds are drawn and
+weighed by the likelihood of the opponent's actions so far, and resampled in proportion
+(``agents.inference``); each world the search draws is one of these, uniformly.
+
 A whole decision is one compiled call (``search``) on buffers allocated once per agent:
 the node pool (``Pool``, sized from the budget: each iteration adds at most one node; a
 node's children are indexed by action id, ``NUM_ACTIONS`` of them, and its expanded actions
@@ -63,6 +67,7 @@ from sixtysix.table_view import TableView
 
 from . import policies
 from .base import Agent
+from .inference import check_inference, inferred_worlds, refuse_inference_at_a_table
 from .search_tree import (
     DMCTS,
     ISMCTS,
@@ -143,8 +148,12 @@ def _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, 
 
 
 @njit(cache=True, inline="always")
-def _draw_world(stream, into, view, opponent, allowed, unknown, hidden_opponent, ordered):
-    """A uniform world of the view into ``into[0]``, drawn from ``stream``."""
+def _draw_world(stream, into, view, opponent, allowed, unknown, hidden_opponent, ordered, inferred):
+    """A world of the view into ``into[0]``, drawn from ``stream``: one of the ``inferred``
+    worlds if there are any, else a uniform one."""
+    if len(inferred):
+        into[0] = inferred[policies.draw_below(stream, len(inferred))]
+        return
     rng = (stream[0], stream[1], stream[2], stream[3])
     rng = sample_world_record(
         rng, into, 0, view, opponent, allowed, unknown, hidden_opponent, ordered
@@ -171,9 +180,11 @@ def search(
     rollout,
     use_solver,
     bound,
+    inferred,
 ):
     """One decision of ``kind`` (``DMCTS`` or ``ISMCTS``) for the blanked record
-    ``view_array[0]``, whose worlds are given by the ``WorldSpec`` numbers: the action id.
+    ``view_array[0]``, whose worlds are given by the ``WorldSpec`` numbers (or drawn from
+    the ``inferred`` world records, if any): the action id.
 
     ``pool.root_visits`` and ``pool.root_points`` get the root statistics per action id
     (zero with a single legal action, which is played without search). ``worlds`` counts
@@ -189,7 +200,15 @@ def search(
     if kind == DMCTS:
         for w in range(worlds):
             _draw_world(
-                stream, pool.world, view, opponent, allowed, unknown, hidden_opponent, ordered
+                stream,
+                pool.world,
+                view,
+                opponent,
+                allowed,
+                unknown,
+                hidden_opponent,
+                ordered,
+                inferred,
             )
             reset_tree(pool)
             for _ in range(iterations // worlds + (1 if w < iterations % worlds else 0)):
@@ -200,7 +219,15 @@ def search(
         reset_tree(pool)
         for _ in range(iterations):
             _draw_world(
-                stream, pool.scratch, view, opponent, allowed, unknown, hidden_opponent, ordered
+                stream,
+                pool.scratch,
+                view,
+                opponent,
+                allowed,
+                unknown,
+                hidden_opponent,
+                ordered,
+                inferred,
             )
             _iterate(kind, pool, workspace, rules_array, c, rollout, use_solver, bound, stream)
         merge_root(pool, low, high)
@@ -234,8 +261,12 @@ class _TreeSearchAgent(Agent):
 
     kind = DMCTS
 
-    def __init__(self, seed, iterations, c, rollout, solver, worlds, capacity) -> None:
+    def __init__(
+        self, seed, iterations, c, rollout, solver, worlds, capacity, infer, model_noise, candidates
+    ) -> None:
         super().__init__(seed)
+        self.infer = _check_bool(infer, "infer")
+        self.model_noise, self.candidates = check_inference(model_noise, candidates)
         self.worlds = worlds
         self.iterations = iterations
         self.c = _check_c(c)
@@ -249,6 +280,7 @@ class _TreeSearchAgent(Agent):
 
     def act(self, view) -> str:
         if isinstance(view, TableView):
+            refuse_inference_at_a_table(self.infer, view)
             if self._table is None:
                 from .table_search_agents import TableTreeSearch
 
@@ -267,6 +299,11 @@ class _TreeSearchAgent(Agent):
         if self.solver:
             check_rules(game)
         spec = view.world_spec()
+        inferred = (
+            inferred_worlds(view, self._stream, self.candidates, self.candidates, self.model_noise)
+            if self.infer
+            else np.zeros(0, dtype=view.record.dtype)
+        )
         action = search(
             self.kind,
             self._pool,
@@ -281,6 +318,7 @@ class _TreeSearchAgent(Agent):
             self._rollout,
             self.solver,
             game.rules.max_game_points,
+            inferred,
         )
         return action_name(action)
 
@@ -312,11 +350,25 @@ class DeterminizedMCTSAgent(_TreeSearchAgent):
         c: float = 0.7,
         rollout: str = "heuristic",
         solver: bool = False,
+        infer: bool = False,
+        model_noise: float = 0.3,
+        candidates: int = 512,
     ) -> None:
         worlds = check_integer(worlds, "worlds", 1, MAX_ITERATIONS + 1)
         iterations = check_integer(iterations, "iterations", worlds, MAX_ITERATIONS + 1)
         per_world = -(-iterations // worlds)
-        super().__init__(seed, iterations, c, rollout, solver, worlds, per_world + 1)
+        super().__init__(
+            seed,
+            iterations,
+            c,
+            rollout,
+            solver,
+            worlds,
+            per_world + 1,
+            infer,
+            model_noise,
+            candidates,
+        )
 
 
 class InformationSetMCTSAgent(_TreeSearchAgent):
@@ -336,6 +388,20 @@ class InformationSetMCTSAgent(_TreeSearchAgent):
         c: float = 0.7,
         rollout: str = "heuristic",
         solver: bool = False,
+        infer: bool = False,
+        model_noise: float = 0.3,
+        candidates: int = 512,
     ) -> None:
         iterations = check_integer(iterations, "iterations", 1, MAX_ITERATIONS + 1)
-        super().__init__(seed, iterations, c, rollout, solver, 1, iterations + 1)
+        super().__init__(
+            seed,
+            iterations,
+            c,
+            rollout,
+            solver,
+            1,
+            iterations + 1,
+            infer,
+            model_noise,
+            candidates,
+        )

@@ -17,7 +17,20 @@ horizon is what keeps a decision within a fraction of a second.
 
 PIMC assumes every consistent world equally likely and that in each world the
 players could see each other's cards: its values are optimistic where a plan
-depends on knowing the hidden cards (strategy fusion).
+depends on knowing the hidden cards (strategy fusion). Two options address these:
+
+* ``infer=true`` weighs the worlds by the likelihood of the opponent's actions so far
+  (``agents.inference``): ``candidates`` uniform worlds are drawn and ``worlds`` of them
+  resampled in proportion to their weights.
+* ``postpone=true`` postpones the open-hand evaluation to the agent's own next decision,
+  in the spirit of Extended PIMC (Arjonilla, Saffidine and Cazenave): after each action, in
+  each world, the other player answers as the solver would (his moves until the agent's
+  turn, one by one), the worlds are grouped by what the agent would then see (his hand and
+  the moves made), and in each group the agent takes the one next action with the best sum
+  over the group, each valued by the solver. An action's value is the sum over the groups.
+  With one world this is PIMC's value; otherwise it is at most PIMC's, where PIMC counted
+  on knowing the hidden cards at the next decision. The other player's answers stay
+  per world (he is still assumed to see every card).
 """
 
 from __future__ import annotations
@@ -27,57 +40,141 @@ from numba import njit
 
 from sixtysix.engine import multi_core, solver
 from sixtysix.engine.actions import action_name
+from sixtysix.engine.bits import trailing_zeros
+from sixtysix.engine.worlds import world_record
 from sixtysix.table_view import TableView
 
 from .base import Agent
+from .inference import check_inference, inferred_worlds, refuse_inference_at_a_table
 from .policies import draw_below, new_stream
 
 
 @njit(cache=True)
-def pimc_decision(
-    workspace,
-    rules_array,
-    view_array,
-    opponent,
-    allowed,
-    unknown,
-    hidden_opponent,
-    ordered,
-    enumerate_all,
-    bound,
-    horizon,
-    stream,
-    actions,
-    totals,
-    values,
-    world,
+def uniform_worlds(
+    stream, view_array, opponent, allowed, unknown, hidden_opponent, ordered, enumerate_all, worlds
 ):
-    """Sum into ``totals`` the value (the mover's side) of each of ``actions`` over
-    ``len(values)`` worlds (all worlds by rank if ``enumerate_all``, else samples drawn from
-    ``stream``; ``values`` holds a row per world) and return the best action, ties broken by
-    ``stream``. ``bound`` is the rules' most game points, ``horizon`` the solver's."""
-    solver.solve_worlds(
-        workspace,
-        rules_array,
-        view_array,
-        opponent,
-        allowed,
-        unknown,
-        hidden_opponent,
-        ordered,
-        enumerate_all,
-        stream,
-        bound,
-        horizon,
-        actions,
-        actions[:0],
-        values,
-        world,
-    )
+    """Fill ``worlds`` with worlds of the view: all of them by rank if ``enumerate_all``,
+    else uniform samples drawn from ``stream``, which advances in place."""
+    rng = (stream[0], stream[1], stream[2], stream[3])
+    for k in range(len(worlds)):
+        rng = world_record(
+            k,
+            enumerate_all,
+            rng,
+            worlds,
+            k,
+            view_array[0],
+            opponent,
+            allowed,
+            unknown,
+            hidden_opponent,
+            ordered,
+        )
+    stream[0], stream[1], stream[2], stream[3] = rng
+
+
+@njit(cache=True)
+def pimc_decision(workspace, rules_array, worlds, me, bound, horizon, stream, actions, totals):
+    """Sum into ``totals`` the value (``me``'s side) of each of ``actions`` over ``worlds``
+    and return the action of the best sum, ties broken by ``stream``. ``bound`` is the
+    rules' most game points, ``horizon`` the solver's."""
+    sign = 1 if me == 0 else -1
+    values = np.zeros(len(actions), dtype=np.int64)
     totals[:] = 0
-    for k in range(values.shape[0]):
+    for k in range(len(worlds)):
+        solver.solve_children(
+            workspace, rules_array, worlds[k : k + 1], bound, horizon, actions, values
+        )
         for i in range(len(actions)):
-            totals[i] += values[k, i]
+            totals[i] += sign * values[i]
+    return best_action(stream, actions, totals)
+
+
+@njit(cache=True, inline="always")
+def _mix(key, value):
+    """``key`` with ``value`` hashed in."""
+    return (key ^ value) * np.int64(-7046029254386353131) + np.int64(0x632BE59BD9B4E019)
+
+
+@njit(cache=True)
+def _legal_ids(state, rules, into):
+    """Write the legal action ids of ``state`` into ``into``, ascending; return how many."""
+    low, high = multi_core.legal_masks(state, rules)
+    count = 0
+    for word in range(2):
+        mask = low if word == 0 else high
+        while mask:
+            into[count] = trailing_zeros(mask) + word * multi_core.HIGH
+            mask &= mask - 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def postponed_decision(workspace, rules_array, worlds, me, bound, horizon, stream, actions, totals):
+    """``pimc_decision`` with the open-hand evaluation postponed to ``me``'s next decision
+    (the module docstring): in each world the other player answers each action as the
+    solver would, then ``me`` must take one action for all worlds that look alike to him."""
+    rules = rules_array[0]
+    sign = 1 if me == 0 else -1
+    count = len(worlds)
+    keys = np.zeros(count, dtype=np.int64)
+    options = np.zeros(count, dtype=np.int64)
+    values = np.zeros((count, solver.MAX_MOVES), dtype=np.int64)
+    moves = np.zeros(solver.MAX_MOVES, dtype=np.int64)
+    grouped = np.zeros(count, dtype=np.bool_)
+    sums = np.zeros(solver.MAX_MOVES, dtype=np.int64)
+    state = worlds[:1].copy()
+    for i in range(len(actions)):
+        for k in range(count):
+            state[0] = worlds[k]
+            multi_core.apply_with_knowledge(state[0], rules, actions[i])
+            key = np.int64(0)
+            while state[0].phase != multi_core.OVER and state[0].to_move != me:
+                n = _legal_ids(state[0], rules, moves)
+                reply = moves[0]
+                if n > 1:  # the other player's answer in this world: the solver's
+                    solver.solve_children(
+                        workspace, rules_array, state, bound, horizon, moves[:n], values[k]
+                    )
+                    best = 0
+                    for j in range(1, n):
+                        if sign * values[k, j] < sign * values[k, best]:
+                            best = j
+                    reply = moves[best]
+                key = _mix(key, reply)
+                multi_core.apply_with_knowledge(state[0], rules, reply)
+            if state[0].phase == multi_core.OVER:
+                options[k] = 1
+                values[k, 0] = sign * solver.signed_outcome(state[0])
+                keys[k] = _mix(key, -1)
+            else:
+                n = _legal_ids(state[0], rules, moves)
+                solver.solve_children(
+                    workspace, rules_array, state, bound, horizon, moves[:n], values[k]
+                )
+                for j in range(n):
+                    values[k, j] *= sign
+                options[k] = n
+                keys[k] = _mix(key, state[0].hand[me])
+        # One choice per group of worlds that look alike at the next decision.
+        grouped[:] = False
+        totals[i] = 0
+        for k in range(count):
+            if grouped[k]:
+                continue
+            sums[: options[k]] = 0
+            for other in range(k, count):
+                if not grouped[other] and keys[other] == keys[k]:
+                    grouped[other] = True
+                    sums[: options[k]] += values[other, : options[k]]
+            totals[i] += sums[: options[k]].max()
+    return best_action(stream, actions, totals)
+
+
+@njit(cache=True)
+def best_action(stream, actions, totals):
+    """The action of the best total, ties broken by ``stream``."""
     best = totals.max()
     ties = 0
     for i in range(len(actions)):
@@ -95,7 +192,16 @@ class PimcAgent(Agent):
     """Perfect-information Monte Carlo over ``worlds`` worlds per decision (all of them when
     there are no more), searched exactly or up to ``horizon`` tricks while the talon is open."""
 
-    def __init__(self, seed: int = 0, worlds: int = 64, horizon: int = 2) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        worlds: int = 64,
+        horizon: int = 2,
+        infer: bool = False,
+        model_noise: float = 0.3,
+        candidates: int = 512,
+        postpone: bool = False,
+    ) -> None:
         super().__init__(seed)
         if worlds < 1:
             raise ValueError(f"invalid worlds {worlds!r}: the number of worlds must be at least 1")
@@ -105,9 +211,11 @@ class PimcAgent(Agent):
             )
         self.worlds = worlds
         self.horizon = horizon
+        self.infer = infer
+        self.model_noise, self.candidates = check_inference(model_noise, candidates)
+        self.postpone = postpone
         self._stream = new_stream(self.seed)
         self._workspace = solver.new_workspace()
-        self._world = np.zeros(1, dtype=multi_core.TWO_PLAYER_STATE_DTYPE)
         self._table = None  # the TablePimc that plays table views, made on first use
 
     def action_values(self, view) -> dict[str, float]:
@@ -123,6 +231,11 @@ class PimcAgent(Agent):
         legal = view.legal_actions()
         if len(legal) == 1:
             return {legal[0]: 1.0}
+        if self.infer:
+            raise ValueError(
+                "pimc with infer=true resamples its worlds at random, so its policy has no "
+                "closed form: use infer=false"
+            )
         worlds = view.count_worlds()
         if worlds > self.worlds:
             raise ValueError(
@@ -136,6 +249,7 @@ class PimcAgent(Agent):
 
     def act(self, view) -> str:
         if isinstance(view, TableView):
+            refuse_inference_at_a_table(self.infer, view)
             if self._table is None:
                 from .table_search_agents import TablePimc
 
@@ -150,25 +264,31 @@ class PimcAgent(Agent):
         """Search the view's worlds: ``(actions, total values, worlds searched, choice)``."""
         solver.check_rules(view.game)
         spec = view.world_spec()
-        worlds = spec.count()
-        count = min(worlds, self.worlds)
+        count = spec.count()
         horizon = solver.NO_HORIZON
         if self.horizon:
             horizon = int(view.record[0]["tricks_done"]) + self.horizon
         actions = np.array(view.legal_action_ids(), dtype=np.int64)
         totals = np.zeros(len(actions), dtype=np.int64)
-        choice = pimc_decision(
+        if self.infer:
+            worlds = inferred_worlds(
+                view, self._stream, self.worlds, self.candidates, self.model_noise
+            )
+        else:
+            worlds = np.zeros(min(count, self.worlds), dtype=view.record.dtype)
+            uniform_worlds(
+                self._stream, view.record, *spec.record_arguments, count <= self.worlds, worlds
+            )
+        decide = postponed_decision if self.postpone else pimc_decision
+        choice = decide(
             self._workspace,
             view.game.rule_array,
-            view.record,
-            *spec.record_arguments,
-            worlds <= self.worlds,
+            worlds,
+            view.to_move,
             view.game.rules.max_game_points,
             horizon,
             self._stream,
             actions,
             totals,
-            np.zeros((count, len(actions)), dtype=np.int64),
-            self._world,
         )
-        return actions, totals, count, int(choice)
+        return actions, totals, len(worlds), int(choice)

@@ -91,6 +91,10 @@ BUILTIN: dict[str, AgentInfo] = {
             "perfect-information Monte Carlo: the open-hand solver's mean values over worlds",
             worlds="worlds per decision (all of them when there are fewer)",
             horizon="tricks searched while the talon is open before a heuristic playout (0: none)",
+            infer="weigh the worlds by the likelihood of the opponent's actions",
+            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            candidates="worlds drawn and weighed before the worlds searched are resampled",
+            postpone="value each action at the next own decision, one choice for alike worlds",
         ),
         _builtin(
             "dmcts",
@@ -101,6 +105,9 @@ BUILTIN: dict[str, AgentInfo] = {
             c="UCT exploration constant (rewards in [-1, 1])",
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly (open-hand solver)",
+            infer="weigh the worlds by the likelihood of the opponent's actions",
+            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            candidates="worlds drawn and weighed before the worlds searched are resampled",
         ),
         _builtin(
             "ismcts",
@@ -110,6 +117,9 @@ BUILTIN: dict[str, AgentInfo] = {
             c="UCB exploration constant (rewards in [-1, 1])",
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly in each world",
+            infer="weigh the worlds by the likelihood of the opponent's actions",
+            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            candidates="worlds drawn and weighed before the worlds searched are resampled",
         ),
         _builtin(
             "cfr",

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .engine.cards import MARRIAGE_PAIR, card_index, mask_text, mask_to_cards, suit_shift
+from .engine.cards import MARRIAGE_PAIR, NUM_CARDS, card_index, mask_text, mask_to_cards, suit_shift
+from .engine.inference import NO_DEADLINE
 from .engine.worlds import WorldReconstructionError, fill_world_record
 from .history import EXCHANGES
 
@@ -102,6 +103,23 @@ class DeckPlan:
         self.public = public
         start = int(record["talon_top"])
         self.talon_positions = talon_positions[start : start + view.hidden_talon]
+
+    def history_arrays(self) -> tuple[np.ndarray, ...]:
+        """What ``engine.inference.history_deck`` takes, in order: the deck with every card
+        the player knows (-1 elsewhere), the slots' times and deck positions, each card's
+        deadline (``inference.NO_DEADLINE`` if none), the mask of the opponent's cards that
+        came publicly, and the hidden talon's deck positions (top first)."""
+        deadlines = np.full(NUM_CARDS, NO_DEADLINE, dtype=np.int64)
+        for card, deadline in self.deadlines.items():
+            deadlines[card] = deadline
+        return (
+            np.array(self.deck, dtype=np.int64),
+            np.array([time for time, _ in self.slots], dtype=np.int64),
+            np.array([position for _, position in self.slots], dtype=np.int64),
+            deadlines,
+            np.int64(self.public),
+            np.array(self.talon_positions, dtype=np.int64),
+        )
 
     def world(self, hidden: int, talon_cards: list[int]) -> State:
         """The replayed ``State`` of one world: the opponent's ``hidden`` cards and talon order."""

@@ -198,3 +198,26 @@ def test_pimc_policy_refuses_sampled_worlds():
     view = views_along_a_deal(game_of("schnapsen"), 1)[0]
     with pytest.raises(ValueError, match="samples worlds here .* use worlds>="):
         agents.make("pimc:worlds=4").policy(view)
+
+
+@pytest.mark.parametrize("preset", ("schnapsen", "vu_schnapsen"))
+def test_postponing_only_takes_away_knowledge_of_the_hidden_cards(preset):
+    """With one world, postponing changes nothing (the other player's solver answer, then
+    the solver's best next action, is the solver's value); over many worlds each action is
+    worth at most PIMC's value, as one next choice for alike worlds can only lose."""
+    game = game_of(preset)
+    views = [view for seed in range(2) for view in views_along_a_deal(game, seed, "random")]
+    lower = 0
+    for k, view in enumerate(views):
+        if len(view.legal_actions()) < 2:
+            continue
+        for worlds_ in (1, 16):
+            spec = f"pimc:worlds={worlds_}"
+            plain = agents.make(spec, k).action_values(view)
+            postponed = agents.make(f"{spec},postpone=true", k).action_values(view)
+            if worlds_ == 1:
+                assert postponed == plain
+            else:
+                assert all(postponed[a] <= plain[a] for a in plain)
+                lower += postponed != plain
+    assert lower > 0  # the remedy does bite somewhere

@@ -23,7 +23,10 @@ CHEAP = {
     "ismcts": "ismcts:iterations=40",
     "openspiel-ismcts": "openspiel-ismcts:simulations=10",
 }
-SEARCH = [CHEAP[name] for name in ("pimc", "dmcts", "ismcts", "openspiel-ismcts")]
+SEARCH = [
+    *(CHEAP[name] for name in ("pimc", "dmcts", "ismcts", "openspiel-ismcts")),
+    "pimc:worlds=4,horizon=1,infer=true,candidates=16",  # worlds weighed by the opponent's play
+]
 
 
 def test_every_fair_self_playing_agent_is_tested_here():
