@@ -154,6 +154,16 @@ BUILTIN: dict[str, AgentInfo] = {
 }
 
 
+#: Names for settings of a built-in agent: the spec they stand for. A spec ``best:key=value``
+#: overrides the alias's parameters; agents and results carry the spec written out.
+ALIASES = {
+    "best": "ismcts:iterations=20000",
+}
+ALIAS_DESCRIPTIONS = {
+    "best": "the strongest built-in setting measured (docs/agents.md#the-best-setting)",
+}
+
+
 @dataclass(frozen=True)
 class Spec:
     """A parsed spec: the class to build, its typed parameters and the canonical string."""
@@ -174,6 +184,8 @@ def parse_spec(spec: str) -> Spec:
     if len(parts) > 2:
         raise ValueError(f"invalid agent spec {spec!r}: write name:key=value,key=value")
     name, text = parts[0], parts[1] if len(parts) == 2 else ""
+    if name in ALIASES:
+        return _alias_spec(spec, name, text)
     info = BUILTIN.get(name)
     if info is None:
         raise ValueError(
@@ -183,6 +195,14 @@ def parse_spec(spec: str) -> Spec:
     declared = {parameter.name: parameter.type for parameter in info.parameters}
     params = _parse_params(spec, text, declared)
     return Spec(info.factory, params, _canonical(name, params), info)
+
+
+def _alias_spec(spec: str, alias: str, text: str) -> Spec:
+    """An alias's spec with the parameters of ``text`` over its own."""
+    target = parse_spec(ALIASES[alias])
+    declared = {parameter.name: parameter.type for parameter in target.info.parameters}
+    params = target.params | _parse_params(spec, text, declared)
+    return Spec(target.factory, params, _canonical(target.info.name, params), target.info)
 
 
 def make(spec: str, seed: int = 0):
@@ -211,17 +231,23 @@ def policy_of(spec: str) -> tuple[int, float] | None:
 
 
 def available() -> list[dict]:
-    """The built-in agents: name, description, parameters with types and defaults, and
-    whether they cheat (look at hidden cards)."""
+    """The built-in agents and aliases: name, description, parameters with types and
+    defaults (an alias's own values as defaults), and whether they cheat (look at hidden
+    cards)."""
+    entries = [(info.name, info.description, info, {}) for info in BUILTIN.values()]
+    for alias, target in ALIASES.items():
+        parsed = parse_spec(target)
+        description = f"{ALIAS_DESCRIPTIONS[alias]}: {target}"
+        entries.append((alias, description, parsed.info, parsed.params))
     return [
         {
-            "name": info.name,
-            "description": info.description,
+            "name": name,
+            "description": description,
             "parameters": [
                 {
                     "name": parameter.name,
                     "type": parameter.type.__name__,
-                    "default": parameter.default,
+                    "default": values.get(parameter.name, parameter.default),
                     "help": parameter.help,
                 }
                 for parameter in info.parameters
@@ -230,12 +256,12 @@ def available() -> list[dict]:
             "interactive": info.factory.interactive,
             "fast_path": info.factory.fast_policy is not None,
         }
-        for info in BUILTIN.values()
+        for name, description, info, values in entries
     ]
 
 
 def _names() -> str:
-    return ", ".join(BUILTIN)
+    return ", ".join([*BUILTIN, *ALIASES])
 
 
 def _user_spec(spec: str, parts: list[str]) -> Spec:

@@ -14,7 +14,6 @@ import sixtysix
 from sixtysix import agents
 from sixtysix.engine.rules import CHOICES
 
-BUILT_IN = [info["name"] for info in agents.available()]
 POLICY_AGENTS = ["random", "heuristic"]  # the search agents: tests/test_search_agents.py
 CLAIM_MODES = CHOICES["claim_mode"]
 
@@ -30,10 +29,22 @@ def test_available_lists_the_built_ins_with_their_descriptions():
         assert info["cheating"] is (info["name"] == "openspiel-mcts")
 
 
-@pytest.mark.parametrize("name", sorted(set(BUILT_IN) - {"cfr"}))  # cfr: test_cfr_agent.py
+@pytest.mark.parametrize("name", sorted(set(agents.BUILTIN) - {"cfr"}))  # cfr: test_cfr_agent.py
 def test_make_builds_a_seeded_agent_with_its_canonical_spec(name):
     agent = agents.make(f" {name} ", seed=7)
     assert agent.spec == name and agent.seed == 7
+
+
+def test_the_best_alias_stands_for_its_setting_written_out():
+    listed = {info["name"]: info for info in agents.available()}
+    target = agents.specs.ALIASES["best"]
+    assert target in listed["best"]["description"]
+    assert agents.make("best", seed=1).spec == agents.make(target, seed=1).spec == target
+    assert agents.make("best:iterations=40").spec == "ismcts:iterations=40"
+    defaults = {p["name"]: p["default"] for p in listed["best"]["parameters"]}
+    assert defaults["iterations"] == agents.parse_spec(target).params["iterations"]
+    with pytest.raises(ValueError, match="unknown parameter 'worlds'"):
+        agents.make("best:worlds=3")
 
 
 def built(spec: str):

@@ -22,6 +22,7 @@ CHEAP = {
     "dmcts": "dmcts:iterations=40,worlds=2",
     "ismcts": "ismcts:iterations=40",
     "openspiel-ismcts": "openspiel-ismcts:simulations=10",
+    "best": "best:iterations=40",
 }
 SEARCH = [
     *(CHEAP[name] for name in ("pimc", "dmcts", "ismcts", "openspiel-ismcts")),
