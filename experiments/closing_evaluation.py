@@ -90,6 +90,10 @@ class _Job:
     def units(self) -> int:
         return len(self.selected)
 
+    def batch_name(self, batch: Batch) -> str:
+        """How an error names ``batch``: its agent's 'pairing' and positions."""
+        return str(batch)
+
     def positions_of(self, batch: Batch) -> list[int]:
         """The positions of ``batch``."""
         return list(self.selected[batch.start : batch.stop])

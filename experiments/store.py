@@ -98,6 +98,10 @@ class Configuration:
     def run_id(self) -> str:
         return f"{self.ID_PREFIX}-{self.digest[:12]}"
 
+    def batch_name(self, batch) -> str:
+        """How an error names a batch of the run (``tournament.Batch``): its own words."""
+        return str(batch)
+
 
 def stored_config(path: str | os.PathLike) -> dict | None:
     """The configuration stored in the metadata of the Parquet file ``path``, if any."""

@@ -201,10 +201,6 @@ class TournamentConfig(Configuration):
         """``"deal"`` or ``"match"``."""
         return "deal" if self.matches is None else "match"
 
-    def batch_name(self, batch: Batch) -> str:
-        """How an error names ``batch``: its pairing and units."""
-        return str(batch)
-
     @property
     def units(self) -> int:
         """Deals (or matches) per pairing and seating."""
