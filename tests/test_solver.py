@@ -492,3 +492,27 @@ def test_a_closer_saved_by_a_marriage_still_counts_as_able_to_win():
     assert minimax(state)[0] == -3
     low, high = record_value_bounds(state.array, game.rule_array)
     assert low <= -3 <= high
+
+
+def test_value_bounds_hold_in_every_strict_position():
+    """Along seeded random deals of the automatic-claim presets, at every position of the
+    strict phase whose tree fits the cap (a follower's turn included: a card on the table
+    beats a trump in hand that is otherwise a master), the bounds contain the reference
+    value; leaders who cash their sure winners to the target get both bounds equal."""
+    exact = 0
+    checked = 0
+    for preset in ("sixty_six", "schnapsen", "snapszer", "czech", "vu_schnapsen"):
+        game = sixtysix.Game(preset)
+        for seed in range(BASE_SEED + 9_000_000, BASE_SEED + 9_000_025):
+            rng = random.Random(seed)
+            state = game.new_deal(seed=seed)
+            while not state.is_terminal:
+                if state.closed_by is not None or not state.talon:
+                    value, _ = minimax(state, CAP)
+                    if value is not None:
+                        low, high = record_value_bounds(state.array, game.rule_array)
+                        assert low <= value <= high, (low, high, value, recipe(state))
+                        checked += 1
+                        exact += low == high
+                state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 600 and exact >= 30, (checked, exact)

@@ -22,9 +22,16 @@ keeps it up to date while the talon is open and in its playouts
 search is always exact. Player 0
 maximizes and player 1 minimizes; a player may act several times in a row
 (exchange, close, then lead). The transposition table holds positions at the start
-of a leader's turn; its keys are exact (two 64-bit words hold every field that
-matters there to the rest of the deal: ``_table_key``), and each entry keeps a
-lower and an upper bound on the value.
+of a leader's turn and a trick winner's choice to close before he draws; its keys are
+exact (two 64-bit words hold every field that matters there to the rest of the deal:
+``_table_key``), and each entry keeps a lower and an upper bound on the value and a
+best move, tried first. In the strict phase the scoring and the cards held bound the
+value (``value_bounds``): a closer who cannot reach the target loses, a leader who
+reaches it by cashing sure winners wins.
+
+Rank equivalence (playing either of two touching cards gives the same value) is not
+used: within a suit no two ranks of a two-player pack score the same card points, and
+kings and queens marry, so touching cards are not interchangeable.
 """
 
 from __future__ import annotations
@@ -37,9 +44,9 @@ from numba import njit
 from . import multi_core as mc
 from .actions import action_name, masks_to_actions
 from .bits import masked_sum, popcount, trailing_zeros
-from .cards import QUEENS, SUIT_OF, suit_cards
+from .cards import QUEENS, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, suit_cards
 from .heuristic import heuristic_action
-from .multi_rules import CLAIM_AUTOMATIC
+from .multi_rules import CLAIM_AUTOMATIC, TRICK_VALUE_ALWAYS
 from .worlds import world_record
 
 MAX_DEPTH = 64  # plies below the root; a deal has at most 24 plays and a few more decisions
@@ -49,6 +56,52 @@ UNSEEN = 1 << 40  # beyond every value: the best value of a node before its firs
 TT_BITS_DEFAULT = 16  # 2 MB: fits the L2 cache; measured faster than larger tables
 NO_HORIZON = 1 << 20  # a horizon no deal reaches: the exact search
 KEY_TOTAL_LIMIT = 255  # the table key holds points, marriages and the close snapshot in 8 bits
+
+
+def _words(field: str) -> tuple[int, int]:
+    """The int64 words ``[start, stop)`` that a field of the two-player record spans."""
+    dtype, offset = mc.TWO_PLAYER_STATE_DTYPE.fields[field][:2]
+    return offset // 8, (offset + dtype.itemsize) // 8
+
+
+# A child record is its parent's copy, made of the words play can change: not the talon
+# once it is closed or exhausted (nothing reads it then: ``_talon_live``) and not the
+# fields that the two-player game never changes after the deal, copied once per root
+# (``load_root``).
+FIXED_FIELDS = (
+    "dealer",
+    "first_leader",
+    "called",
+    "caller",
+    "holder",
+    "revealed",
+    "reveal_checked",
+    "call_forbidden",
+    "announced",
+    "announcer",
+    "announce_turns",
+    "sits_out",
+    "playing",
+    "high_bid",
+    "declarer",
+    "passed",
+)
+TALON_START, TALON_STOP = _words("talon")
+FIXED_START, FIXED_STOP = _words(FIXED_FIELDS[0])[0], _words(FIXED_FIELDS[-1])[1]
+RECORD_WORDS = mc.TWO_PLAYER_STATE_DTYPE.itemsize // 8
+#: By the cards of one suit (a suit-0 mask): the ranks above its highest (all if none).
+ABOVE_HIGHEST = np.array(
+    [SUIT_MASK & ~((1 << cards.bit_length()) - 1) for cards in range(SUIT_MASK + 1)],
+    dtype=np.int64,
+)
+assert (
+    tuple(
+        name
+        for name in mc.TWO_PLAYER_STATE_DTYPE.names
+        if FIXED_START <= _words(name)[0] < FIXED_STOP
+    )
+    == FIXED_FIELDS
+), "the fixed fields of the two-player record must be contiguous"
 
 
 FRAME_DTYPE = np.dtype(
@@ -115,20 +168,26 @@ def value_bounds(state, rules):
     each one's game points can only fall as the loser's total and tricks grow:
     the scale on the opponent's current total bounds a win, the failed-close
     points on the closer's current total bound the non-closer's, and a closer
-    who cannot reach the target even with every card left cannot win at all. Elsewhere
+    who cannot reach the target even with every card left but the opponent's master
+    trumps (``_sure_losses``) cannot win at all. A leader who reaches the target by
+    leading his sure winners (``_cashes_to_target``) claims before the opponent wins a
+    trick: the claim's game points, on the figures of now. Elsewhere
     ``(-NO_BOUND, NO_BOUND)``.
     """
     if rules.claim_mode != CLAIM_AUTOMATIC or mc.talon_open(state):
         return -NO_BOUND, NO_BOUND
     closer = state.closed_by
+    cashes = _cashes_to_target(state, rules)
     if closer < 0:  # exhausted: a claim or the end of the cards, scored by the scale
         most_for_0 = mc.scale(rules, mc.credited(state, rules, 1), state.tricks[1])
         most_for_1 = mc.scale(rules, mc.credited(state, rules, 0), state.tricks[0])
+        if cashes:  # his claim is the most he can get
+            return (most_for_0, most_for_0) if state.leader == 0 else (-most_for_1, -most_for_1)
         return -most_for_1, most_for_0
     other = 1 - closer
-    most_for_other = mc.failed_close_points(state, rules)
-    if rules.opponent_out_fixed_2:
-        most_for_other = max(most_for_other, 2)
+    failed_close = mc.failed_close_points(state, rules)
+    other_claim = 2 if rules.opponent_out_fixed_2 else failed_close
+    most_for_other = max(failed_close, other_claim)
     if _most_reachable(state, rules, closer) < rules.target:  # the non-closer wins for sure
         return (1, most_for_other) if other == 0 else (-most_for_other, -1)
     if rules.closer_at_end:
@@ -136,16 +195,42 @@ def value_bounds(state, rules):
         most_for_closer = mc.scale(rules, total, state.tricks[other])
     else:  # scored on the non-closer's figures at the close
         most_for_closer = mc.scale(rules, state.snap_total[other], state.snap_tricks[other])
+    if cashes and state.leader == closer:  # his claim is the most he can get
+        return (
+            (most_for_closer, most_for_closer)
+            if closer == 0
+            else (-most_for_closer, -most_for_closer)
+        )
+    if cashes:  # the non-closer leads: his claim is the least he gets
+        return (other_claim, most_for_other) if other == 0 else (-most_for_other, -other_claim)
     if closer == 0:
         return -most_for_other, most_for_closer
     return -most_for_closer, most_for_other
 
 
 @njit(cache=True, inline="always")
+def _cashes_to_target(state, rules):
+    """Whether the leader, at the start of a trick in the strict phase, reaches the target
+    by leading his ``_cashable`` cards: each trick adds at least one of the opponent's
+    cheapest cards, and his marriages count once he has a trick."""
+    if state.phase != mc.LEAD or state.led >= 0:
+        return False
+    leader = state.leader
+    cashable = _cashable(state, rules, leader)
+    if cashable == 0:
+        return False
+    count = popcount(cashable)
+    gained = masked_sum(cashable, rules.card_points)
+    gained += _cheapest(state.hand[1 - leader], count, rules.card_points)
+    return state.points[leader] + state.marriage[leader] + gained >= rules.target
+
+
+@njit(cache=True, inline="always")
 def _most_reachable(state, rules, player):
-    """A player's total if he took every card still in play and his marriages counted,
-    the ones he may still declare (a king and queen in his hand) included."""
-    most = state.points[player] + state.marriage[player]
+    """A player's total if he took every card still in play that his opponent cannot be
+    denied (``_sure_losses``) and his marriages counted, the ones he may still declare
+    (a king and queen in his hand) included."""
+    most = state.points[player] + state.marriage[player] - _sure_losses(state, rules, player)
     hand = state.hand[player]
     pairs = hand & (hand >> 1) & QUEENS  # the queen of each pair
     while pairs:
@@ -156,6 +241,69 @@ def _most_reachable(state, rules, player):
     if state.led >= 0:
         cards |= np.int64(1) << state.led
     return most + masked_sum(cards, rules.card_points)
+
+
+@njit(cache=True, inline="always")
+def _master_trumps(state, player):
+    """``player``'s trumps above all of his opponent's and any on the table: in the strict
+    phase each takes the trick it is played to, whoever leads, now and later (the
+    opponent's hand only shrinks)."""
+    beaten = state.hand[1 - player] | state.trick_cards
+    return _above_all(state.hand[player], beaten, state.trump)
+
+
+@njit(cache=True, inline="always")
+def _above_all(hand, opponent, suit):
+    """The cards of ``suit`` in ``hand`` above all of that suit in ``opponent``."""
+    shift = suit * RANKS_PER_SUIT
+    own = (hand >> shift) & SUIT_MASK
+    return (own & ABOVE_HIGHEST[(opponent >> shift) & SUIT_MASK]) << shift
+
+
+@njit(cache=True, inline="always")
+def _cashable(state, rules, player):
+    """The cards that ``player``, leading in the strict phase, takes a trick with each time
+    he leads one, in any order: his master trumps and, if his opponent has no trump and
+    plain suits are not compared by value, his cards above all of the opponent's of their
+    suit."""
+    hand = state.hand[player]
+    opponent = state.hand[1 - player]
+    cashable = _above_all(hand, opponent, state.trump)
+    if opponent & suit_cards(state.trump) == 0 and rules.trick_rule != TRICK_VALUE_ALWAYS:
+        for suit in range(4):
+            if suit != state.trump:
+                cashable |= _above_all(hand, opponent, suit)
+    return cashable
+
+
+@njit(cache=True, inline="always")
+def _cheapest(hand, count, card_points):
+    """The card points of the ``count`` cheapest cards of ``hand``."""
+    total = 0
+    for _ in range(count):
+        cheapest = trailing_zeros(hand)
+        rest = hand & (hand - 1)
+        while rest:
+            card = trailing_zeros(rest)
+            rest &= rest - 1
+            if card_points[card] < card_points[cheapest]:
+                cheapest = card
+        total += card_points[cheapest]
+        hand &= ~(np.int64(1) << cheapest)
+    return total
+
+
+@njit(cache=True, inline="always")
+def _sure_losses(state, rules, player):
+    """Card points that ``player`` never wins in the strict phase: his opponent's master
+    trumps and, at the start of a trick, for each of them one of his own cards, at least
+    his cheapest (played to its trick, or still in his hand at a trick's end while it is
+    unplayed: hands are then of equal size)."""
+    masters = _master_trumps(state, 1 - player)
+    lost = masked_sum(masters, rules.card_points)
+    if state.led < 0:
+        lost += _cheapest(state.hand[player], popcount(masters), rules.card_points)
+    return lost
 
 
 @njit(cache=True, inline="always")
@@ -184,25 +332,34 @@ def playout_value(position, rules):
 
 
 @njit(cache=True, inline="always")
+def _talon_live(state):
+    """Whether play from ``state`` may still read the talon's cards: while it is open, and
+    for the exchange on the opponent's close."""
+    return mc.talon_open(state) or state.phase == mc.CLOSE_EXCHANGE
+
+
+@njit(cache=True, inline="always")
 def _is_table_node(state):
-    """Positions worth a table entry: the start of a leader's turn (probing more costs more)."""
-    return state.phase == mc.LEAD and state.turn_acted == 0
+    """Positions worth a table entry (probing more costs more): the start of a leader's
+    turn, and the trick winner's choice to close before he draws."""
+    return (state.phase == mc.LEAD and state.turn_acted == 0) or state.phase == mc.PRE_DRAW
 
 
 @njit(cache=True, inline="always")
 def _table_key(state):
-    """Two words that identify everything about ``state``, a table node (the start of a
-    leader's turn), that matters to the rest of the deal: the hands (32-bit masks) in the
+    """Two words that identify everything about ``state``, a table node (``_is_table_node``),
+    that matters to the rest of the deal: the hands (32-bit masks) in the
     first, the figures and the turn in the second.
 
     Fixed within one solve, or a function of what is in: the trump suit, the talon
-    order but its last card (an exchange swaps it), the cards won (in no hand, not in
+    order but its last card (an exchange swaps it; once the talon is closed nothing
+    reads it), the cards won (in no hand, not in
     the talon), trick counts beyond "one or more", the declared suits (their pairs are
     broken for good), the closer's own snapshot (only the non-closer's is scored), and
-    what a table node always has (its phase, no card led, no act this turn, the
-    leader having won the last trick).
+    what a table node always has (no card led, no act this turn or a choice before the
+    draw, which one bit tells apart, the leader having won the last trick).
     """
-    bottom = state.talon[state.talon_end - 1] if state.talon_end > state.talon_top else -1
+    bottom = state.talon[state.talon_end - 1] if mc.talon_open(state) else -1
     other = 1 - state.closed_by if state.closed_by >= 0 else 0  # both snapshots 0 if open
     first = state.hand[0] | state.hand[1] << 32
     second = (
@@ -219,6 +376,7 @@ def _table_key(state):
         | (state.closed_by + 1) << 55
         | state.leader << 57
         | state.to_move << 58
+        | np.int64(state.phase == mc.PRE_DRAW) << 59
     )
     return first, second
 
@@ -354,25 +512,35 @@ def search(workspace, rules, alpha, beta, horizon):
             first_move = -1
             frame.alpha0 = frame.alpha
             frame.beta0 = frame.beta
+            low, high = -NO_BOUND, NO_BOUND
             if _is_table_node(state):
-                # At the root only the table may cut: it also knows a best move.
-                low, high = value_bounds(state, rules) if depth > 0 else (-NO_BOUND, NO_BOUND)
                 packed = _probe(state, table, mask, generation)
                 if packed >= 0:
-                    known_low, known_high = _unpack_bounds(packed)
-                    low = max(low, known_low)
-                    high = min(high, known_high)
+                    low, high = _unpack_bounds(packed)
                     first_move = (packed & 0xFF) - 1
-                if low >= frame.beta or low == high or high <= frame.alpha:
-                    value = high if high <= frame.alpha else low
-                    frame.best_move = first_move
-                    if depth == 0:
-                        break
-                    depth -= 1
-                    entering = False
-                    continue
-                frame.alpha = max(frame.alpha, low)
-                frame.beta = min(frame.beta, high)
+            # The scoring's bounds where they may cut and the table's do not: in the strict
+            # phase but for a follower (the closer's lead too, though it is no table node),
+            # and not at the root (a cut there needs the table's best move).
+            if (
+                depth > 0
+                and state.phase != mc.FOLLOW
+                and not mc.talon_open(state)
+                and frame.alpha < high
+                and low < min(high, frame.beta)
+            ):
+                proven_low, proven_high = value_bounds(state, rules)
+                low = max(low, proven_low)
+                high = min(high, proven_high)
+            if low >= frame.beta or low == high or high <= frame.alpha:
+                value = high if high <= frame.alpha else low
+                frame.best_move = first_move
+                if depth == 0:
+                    break
+                depth -= 1
+                entering = False
+                continue
+            frame.alpha = max(frame.alpha, low)
+            frame.beta = min(frame.beta, high)
             # The legal moves, best guess first, ties in ascending id (written here: a helper
             # taking the arrays would count references to them at every node).
             count = 0
@@ -408,7 +576,15 @@ def search(workspace, rules, alpha, beta, horizon):
         if frame.alpha < frame.beta and frame.index < frame.count:
             move = moves[depth, frame.index]
             frame.index += 1
-            for k in range(width):
+            # The child's record (see FIXED_FIELDS; written here for the reason above).
+            for k in range(TALON_START):
+                words[depth + 1, k] = words[depth, k]
+            if _talon_live(state):
+                for k in range(TALON_START, TALON_STOP):
+                    words[depth + 1, k] = words[depth, k]
+            for k in range(TALON_STOP, FIXED_START):
+                words[depth + 1, k] = words[depth, k]
+            for k in range(FIXED_STOP, RECORD_WORDS):
                 words[depth + 1, k] = words[depth, k]
             _apply(stack[depth + 1], rules, move, horizon)
             nodes += 1
@@ -469,11 +645,15 @@ def solve_record(workspace, rules_array, state_array, bound, horizon):
 
 @njit(cache=True, inline="always")
 def load_root(workspace, state_array):
-    """Copy ``state_array[0]`` to the bottom of the search stack."""
+    """Copy ``state_array[0]`` to the bottom of the search stack, and its fields that play
+    never changes to every record above (children copy the rest: ``FIXED_FIELDS``)."""
     words = workspace.words
     source = state_array.view(np.int64)
     for k in range(words.shape[1]):
         words[0, k] = source[k]
+    for depth in range(1, words.shape[0]):
+        for k in range(FIXED_START, FIXED_STOP):
+            words[depth, k] = source[k]
 
 
 @njit(cache=True)
