@@ -30,11 +30,15 @@ read: the layout of ``table_worlds`` and the public history.
 game points in a three-sided one.
 
 **pimc** (``TablePimc``): up to ``worlds`` worlds per decision, solved one after another
-until ``NODE_BUDGET`` solver nodes are spent (at least one world; a repeated world is
-solved once). The budget is counted in nodes, not seconds, so a replay gives the same
-choices; it keeps the decisions whose exact solves are slow within a fraction of a second
-(about 13 M nodes a second). In each world the open-hand solver (``TableSolver``, one per
-agent: its buffers are reused) values every legal action for the mover:
+within ``NODE_BUDGET`` open-hand search nodes for the whole decision (a repeated world is
+solved once). The budget is enforced inside the search: a world whose solve would pass it
+is stopped and dropped, and no world follows, so the decision takes the mean over the worlds
+solved before; if not even the first world was solved (a call or a first lead of
+``snapszer4_called`` can take hundreds of millions of nodes in one world), it plays the
+table heuristic's choice (``agents.table_heuristic``). The budget is counted in nodes,
+not seconds, so a replay gives the same choices. In each world the open-hand searches of
+``TableSolver`` (``WorldSearch``: ``table_search`` on one workspace per agent, which
+carries the node limit) value every legal action for the mover:
 
 * two-sided deal (fixed partners, a called-card deal once the called card is in a hand,
   ``na66`` after the auction, ``snapszer3`` after a close or an announcement): the exact
@@ -60,9 +64,10 @@ position often lead to the same outcome in every world), so ties are common (a t
 the decisions of ``snapszer4`` tie every action): among tied actions it plays the table
 heuristic's choice (``agents.table_heuristic``) if that is one of them, else one drawn
 from its seed. The solver has no depth limit on tables, so ``horizon`` does not apply
-there (the node budget bounds the work instead). Measured per world with every action:
-a few ms (``snapszer4``, ``snapszer4_called`` after the call), up to 2 s (the first leads
-of ``snapszer3``), 0.5 to 5 s (the call of ``snapszer4_called``: one world there).
+there (the node budget bounds the work instead). Measured nodes per world with every
+action: a few ten thousand (``snapszer4``, ``snapszer4_called`` after the first tricks),
+4 to 540 million at the call of ``snapszer4_called`` and 2 to 215 million at its first
+lead (where the budget gives the heuristic's choice).
 
 **ismcts** and **dmcts** (``TableTreeSearch``) are the two-player algorithms (``agents.mcts``)
 for N seats: multi-player single-observer ISMCTS (one tree over the searcher's
@@ -73,10 +78,16 @@ own reward (partners by their common side's). Rewards are payoffs over
 ``rules.max_game_points``, in [-1, 1]. Rollouts: ``random`` uniformly random, or
 ``heuristic`` (the default) the greedy policy ``greedy_action`` in numba (the table
 heuristic is Python, far too slow for rollouts): at leads and follows the open-hand
-search's move-ordering guess, an exchange whenever legal, never a close; elsewhere
-uniform. ``solver`` is not supported on tables (``ValueError``). The two-player
-budgets serve tables too: ``ismcts``'s 10,000 iterations take about 30 ms a decision on
-``snapszer4``, ``dmcts``'s 32 worlds and 30,000 iterations about 20 ms.
+search's move-ordering guess (following in a durchmars: the highest card that takes
+the trick from the other side), an exchange whenever legal, never a close; elsewhere
+uniform. ``solver`` is not supported on tables (``ValueError``). The two-player budgets
+serve tables too: ``ismcts``'s 10,000 iterations take about 30 ms a decision on
+``snapszer4``, ``dmcts``'s 32 worlds and 30,000 iterations about 20 ms. Each iteration
+is bounded (one world, one rollout to the end of the deal) but for the draws the replay
+refuses, so these are budgeted as well: after the first world, the replay may refuse as
+many drawn deals in all as the decision has iterations. Where that budget runs out the
+search stops, and the root visits of the iterations (``dmcts``: the trees) made so far
+decide.
 """
 
 from __future__ import annotations
@@ -86,7 +97,8 @@ from numba import njit
 
 from sixtysix import table_worlds
 from sixtysix.engine import multi_core as mc
-from sixtysix.engine.actions import action_name
+from sixtysix.engine import table_search
+from sixtysix.engine.actions import action_name, masks_to_actions
 from sixtysix.engine.bits import popcount, trailing_zeros
 from sixtysix.engine.multi_rules import SIDES_NONE
 from sixtysix.engine.table_search import move_score
@@ -94,9 +106,10 @@ from sixtysix.table_game import TableState
 from sixtysix.theory.table_solver import (
     THREE_SIDED,
     TWO_SIDED,
-    TableSolver,
+    UNSETTLED,
     deal_kind,
     research_payoffs,
+    two_sides,
 )
 
 from . import policies
@@ -107,7 +120,7 @@ BURN_IN = 64  # chain proposals per free position before the first world
 PIMC_MIX_STEPS = 8  # chain proposals per free position between two worlds of pimc
 TREE_MIX_STEPS = 2  # the same between two iterations of ismcts or two trees of dmcts
 REPLAY_TRIES = 1000  # draws the replay may refuse before a world is given up on
-NODE_BUDGET = 2_000_000  # pimc: solver nodes per decision after which no world is added
+NODE_BUDGET = 3_000_000  # pimc: open-hand search nodes per decision (module docstring)
 MAX_SEATS = 4
 
 
@@ -236,15 +249,16 @@ def _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions
 
 
 @njit(cache=True)
-def draw_world(stream, into, rules_array, chain_arrays, dealer, seat, steps):
-    """Advance the chain ``steps`` proposals (more while the replay refuses its draws) and
-    write the world into ``into[0]``; False if ``REPLAY_TRIES`` draws were all refused."""
+def draw_world(stream, into, rules_array, chain_arrays, dealer, seat, steps, tries):
+    """Advance the chain ``steps`` proposals (again while the replay refuses its draws, at
+    most ``tries`` draws) and write the world into ``into[0]``: the number of draws made,
+    0 if every one was refused."""
     deck, free, cards, allowed, holder, seats, actions = chain_arrays
-    for _ in range(REPLAY_TRIES):
+    for k in range(tries):
         _mix(stream, allowed, holder, steps)
         if _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat):
-            return True
-    return False
+            return k + 1
+    return 0
 
 
 class WorldChain:
@@ -290,6 +304,7 @@ class WorldChain:
             self.dealer,
             self.seat,
             self.steps,
+            REPLAY_TRIES,
         ):
             raise ValueError(
                 f"{REPLAY_TRIES} drawn deals in a row were not consistent with the view: "
@@ -314,18 +329,21 @@ def _world_state(game, array: np.ndarray) -> TableState:
 
 
 class TablePimc:
-    """``pimc`` on a ``TableView`` (module docstring): ``worlds`` worlds per decision."""
+    """``pimc`` on a ``TableView`` (module docstring): ``worlds`` worlds per decision, within
+    ``NODE_BUDGET`` open-hand search nodes."""
 
     def __init__(self, seed: int, worlds: int) -> None:
         self.worlds = worlds
         self._stream = policies.new_stream(seed)
-        self._solver: TableSolver | None = None
+        self._search: WorldSearch | None = None
 
     def act(self, view) -> str:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
         values = self.action_values(view)
+        if not values:  # the budget ran out before one world was solved
+            return heuristic_action(view)
         best = max(values.values())
         ties = [action_name(action) for action, value in sorted(values.items()) if value == best]
         if len(ties) == 1:
@@ -337,57 +355,100 @@ class TablePimc:
 
     def action_values(self, view) -> dict[int, float]:
         """The mean value (module docstring) of each legal action id over the worlds of
-        this decision; advances the agent's stream like ``act``."""
+        this decision solved within the node budget (empty if not even the first one
+        was); advances the agent's stream like ``act``."""
         game = view.game
-        solver = self._solver_for(game)
+        search = self._search_for(game)
+        search.allow(NODE_BUDGET)
         chain = WorldChain(view, self._stream, PIMC_MIX_STEPS)
-        budget = solver.nodes + NODE_BUDGET
         solved: dict[bytes, dict[int, int]] = {}
         totals: dict[int, float] = {}
         count = 0
-        while count < self.worlds and (count == 0 or solver.nodes < budget):
-            count += 1
+        while count < self.worlds:
             world = np.zeros(1, dtype=mc.state_dtype(game.rule_array))
             chain.draw(world)
             key = world.tobytes()
             if key not in solved:
-                solved[key] = world_values(solver, _world_state(game, world))
+                values = search.world_values(_world_state(game, world))
+                if values is None:  # the budget ran out: this world is dropped
+                    break
+                solved[key] = values
+            count += 1
             for action, value in solved[key].items():
                 totals[action] = totals.get(action, 0) + value
         return {action: total / count for action, total in totals.items()}
 
-    def _solver_for(self, game) -> TableSolver:
+    def _search_for(self, game) -> WorldSearch:
         rules = game.rule_array.tobytes()
-        if self._solver is None or self._solver.rules.tobytes() != rules:
-            self._solver = TableSolver(game)
-        return self._solver
+        if self._search is None or self._search.rules.tobytes() != rules:
+            self._search = WorldSearch(game)
+        return self._search
 
 
-def world_values(solver: TableSolver, world: TableState) -> dict[int, int]:
-    """The open-hand value of each legal action id of ``world``'s mover (module docstring):
-    for his side on a two-sided deal, paranoid for him on a three-sided one, and on an
-    unsettled one by the kind of the position each action leads to (after the passes of a
-    pending announcement round)."""
-    kind = deal_kind(world)
+class WorldSearch:
+    """``pimc``'s open-hand values of a world (module docstring) by the searches of
+    ``table_search`` (those of ``TableSolver.solve`` and ``paranoid``), on one workspace
+    whose searches stop at a node limit (``allow``)."""
+
+    def __init__(self, game) -> None:
+        table_search.check_rules(game.rule_array)
+        self.rules = game.rule_array
+        self._workspace = table_search.new_workspace(mc.state_dtype(self.rules))
+
+    @property
+    def nodes(self) -> int:
+        """The nodes searched so far."""
+        return int(self._workspace.counters[1])
+
+    def allow(self, nodes: int) -> None:
+        """Let the searches run ``nodes`` more nodes from now."""
+        table_search.limit_nodes(self._workspace, self.nodes + nodes)
+
+    def world_values(self, world: TableState) -> dict[int, int] | None:
+        """The open-hand value of each legal action id of ``world``'s mover: for his side
+        on a two-sided deal, paranoid for him on a three-sided one, and on an unsettled
+        one by the kind of the position each action leads to (after the passes of a
+        pending announcement round); None if the node limit stopped a search."""
+        mover = world.current_player
+        kind = deal_kind(world)
+        if kind != UNSETTLED:
+            low, high = mc.legal_masks_array(world.array, self.rules)
+            actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
+            values = table_search.solve_children(
+                self._workspace, self.rules, world.array, *_problem(world, kind, mover), actions
+            )
+            if table_search.stopped(self._workspace):
+                return None
+            return dict(zip(actions.tolist(), values.tolist(), strict=True))
+        values = {}
+        for action in world.legal_action_ids():
+            child = _world_state(world.game, mc.copy_record(world.array))
+            mc.apply_checked(child.array, self.rules, action)
+            while child.array[0]["phase"] == mc.ANNOUNCE:  # the other seats pass
+                mc.apply_checked(child.array, self.rules, mc.A_PASS)
+            if child.is_terminal:
+                values[action] = research_payoffs(child)[mover]
+                continue
+            problem = _problem(child, deal_kind(child), mover)
+            value = table_search.solve_record(self._workspace, self.rules, child.array, *problem)
+            if table_search.stopped(self._workspace):
+                return None
+            values[action] = int(value[0])
+        return values
+
+
+def _problem(state: TableState, kind: str, seat: int) -> tuple[int, int, int, int]:
+    """The arguments ``(maximizing seats, seat paid, payoff rule, the paid seat's side)`` of
+    a search of ``table_search`` for ``seat``'s value of ``state`` (of kind ``kind``): his
+    side's exact value on a two-sided deal (``TableSolver.solve``), else his paranoid
+    value with the payoff of every seat for himself, or of the sides at each leaf on an
+    unsettled deal (``TableSolver.paranoid``)."""
     if kind == TWO_SIDED:
-        return solver.action_values(world, method="solve")
-    if kind == THREE_SIDED:
-        return solver.action_values(world, method="paranoid")
-    mover = world.current_player
-    rules = world.game.rule_array
-    values = {}
-    for action in world.legal_action_ids():
-        child = _world_state(world.game, mc.copy_record(world.array))
-        mc.apply_checked(child.array, rules, action)
-        while child.array[0]["phase"] == mc.ANNOUNCE:  # the other seats pass
-            mc.apply_checked(child.array, rules, mc.A_PASS)
-        if child.is_terminal:
-            values[action] = research_payoffs(child)[mover]
-        elif deal_kind(child) == TWO_SIDED:
-            values[action] = solver.solve(child, mover)
-        else:
-            values[action] = solver.paranoid(child, mover)
-    return values
+        side = next(side for side in two_sides(state) if seat in side)
+        mask = sum(1 << member for member in side)
+        return mask, seat, table_search.PAY_ROOT_SIDES, mask
+    pay = table_search.PAY_SCORES if kind == THREE_SIDED else table_search.PAY_LEAF_SIDES
+    return 1 << seat, seat, pay, 0
 
 
 # ---- ismcts and dmcts -------------------------------------------------------------------
@@ -456,6 +517,16 @@ def _iterate(kind, pool, rules_array, c, rollout, bound, stream, payoffs):
         pool.points[node] += payoffs[pool.movers[k]]
 
 
+@njit(cache=True, inline="always")
+def _next_world(stream, into, rules_array, chain_arrays, dealer, seat, steps, refusals_left):
+    """The next world of a tree search into ``into[0]``, the replay refusing at most
+    ``refusals_left`` draws: the refusals left after it, -1 if they ran out first."""
+    drawn = draw_world(
+        stream, into, rules_array, chain_arrays, dealer, seat, steps, refusals_left + 1
+    )
+    return refusals_left - (drawn - 1) if drawn else -1
+
+
 @njit(cache=True)
 def search(
     kind,
@@ -474,19 +545,33 @@ def search(
 ):
     """One decision of ``kind`` (``DMCTS`` or ``ISMCTS``) over the worlds of the chain
     (``WorldChain.arrays``, at ``seat``'s decision): the action id of most root visits.
-    ``worlds`` counts only for ``DMCTS``."""
+    ``worlds`` counts only for ``DMCTS``. After the first world the replay may refuse
+    ``iterations`` drawn deals in all; where that budget runs out, the search stops and
+    the iterations made decide."""
     payoffs = np.zeros(MAX_SEATS, dtype=np.int64)
     pool.root_visits[:] = 0
     pool.root_points[:] = 0
-    if not draw_world(stream, pool.world, rules_array, chain_arrays, dealer, seat, steps):
+    if not draw_world(
+        stream, pool.world, rules_array, chain_arrays, dealer, seat, steps, REPLAY_TRIES
+    ):
         raise ValueError("the drawn deals were not consistent with the view")
     low, high = mc.legal_masks(pool.world[0], rules_array[0])
+    refusals_left = iterations
     if kind == DMCTS:
         for w in range(worlds):
-            if w > 0 and not draw_world(
-                stream, pool.world, rules_array, chain_arrays, dealer, seat, steps
-            ):
-                raise ValueError("the drawn deals were not consistent with the view")
+            if w > 0:
+                refusals_left = _next_world(
+                    stream,
+                    pool.world,
+                    rules_array,
+                    chain_arrays,
+                    dealer,
+                    seat,
+                    steps,
+                    refusals_left,
+                )
+                if refusals_left < 0:
+                    break
             reset_tree(pool)
             for _ in range(iterations // worlds + (1 if w < iterations % worlds else 0)):
                 pool.scratch[0] = pool.world[0]
@@ -496,10 +581,19 @@ def search(
         reset_tree(pool)
         pool.scratch[0] = pool.world[0]
         for i in range(iterations):
-            if i > 0 and not draw_world(
-                stream, pool.scratch, rules_array, chain_arrays, dealer, seat, steps
-            ):
-                raise ValueError("the drawn deals were not consistent with the view")
+            if i > 0:
+                refusals_left = _next_world(
+                    stream,
+                    pool.scratch,
+                    rules_array,
+                    chain_arrays,
+                    dealer,
+                    seat,
+                    steps,
+                    refusals_left,
+                )
+                if refusals_left < 0:
+                    break
             _iterate(kind, pool, rules_array, c, rollout, bound, stream, payoffs)
         merge_root(pool, low, high)
     return most_visited(pool.root_visits, low, high, stream)

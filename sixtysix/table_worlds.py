@@ -162,14 +162,21 @@ def _classes(layout: WorldLayout):
 
 def _splits(total: int, classes: tuple, capacity: tuple):
     """Every way to put ``total`` cards into ``classes`` within ``capacity``."""
-    if not classes:
-        if total == 0:
+    room = [0] * (len(classes) + 1)  # the capacity of classes[k:]
+    for k in range(len(classes) - 1, -1, -1):
+        room[k] = room[k + 1] + capacity[classes[k]]
+
+    def fill(k: int, left: int):
+        if k == len(classes):
             yield ()
-        return
-    first, rest = classes[0], classes[1:]
-    for k in range(min(total, capacity[first]), -1, -1):
-        for tail in _splits(total - k, rest, capacity):
-            yield ((first, k), *tail)
+            return
+        # Only as few cards here as the classes after it can take the rest of.
+        for here in range(min(left, capacity[classes[k]]), max(0, left - room[k + 1]) - 1, -1):
+            for tail in fill(k + 1, left - here):
+                yield ((classes[k], here), *tail)
+
+    if total <= room[0]:
+        yield from fill(0, total)
 
 
 class _Matchings:

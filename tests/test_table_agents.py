@@ -39,6 +39,7 @@ SPECS = {
     "ismcts": "ismcts:iterations=50",
     "dmcts": "dmcts:iterations=50,worlds=4",
     "openspiel-ismcts": "openspiel-ismcts:simulations=8",
+    "best": "best:iterations=50",
 }
 #: Every table preset, and the announcements on the Snapszer ones (betli needs four seats).
 GAMES = {

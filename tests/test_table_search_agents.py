@@ -11,11 +11,17 @@ import random
 
 import numpy as np
 import pytest
+from sixtysix.agents import table_search_agents
 from sixtysix.agents.policies import new_stream
+from sixtysix.agents.table_heuristic import heuristic_action
 from sixtysix.agents.table_search_agents import (
     PIMC_MIX_STEPS,
     TREE_MIX_STEPS,
+    TablePimc,
     WorldChain,
+    WorldSearch,
+    _mix,
+    draw_world,
     seat_payoffs,
 )
 
@@ -24,7 +30,7 @@ from sixtysix import agents, table_worlds
 from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name
 from sixtysix.engine.cards import card_name
-from sixtysix.theory.table_solver import TableSolver, research_payoffs
+from sixtysix.theory.table_solver import TableSolver, deal_kind, research_payoffs
 
 SPECS = ("pimc:worlds=2", "ismcts:iterations=200", "dmcts:iterations=200,worlds=4")
 #: Every table preset with each announcement option it takes.
@@ -198,6 +204,80 @@ def test_pimc_plays_the_solvers_best_action_when_the_view_leaves_one_world():
             choice = pimc.act(view)
             assert choice in best
             state.apply(choice)
+
+
+def test_pimc_values_each_world_as_the_table_solver_does():
+    """``WorldSearch`` (the node-limited searches of ``pimc``) gives the values of
+    ``TableSolver``: ``solve`` on a two-sided deal, ``paranoid`` on a three-sided one, and
+    on an unsettled one the value of the position each action leads to (the others
+    passing an announcement round), by its kind."""
+    kinds = set()
+    for preset in ("mini3_3x3", "mini4_called_2x4", "mini3_called_3x3"):
+        game = sixtysix.Game(preset)
+        solver, search = TableSolver(game), WorldSearch(game)
+        for seed in range(8):
+            state = random_position(game, seed, seed % 4)
+            if state.is_terminal:
+                continue
+            kind = deal_kind(state)
+            kinds.add(kind)
+            if kind == "two-sided":
+                expected = solver.action_values(state, method="solve")
+            elif kind == "three-sided":
+                expected = solver.action_values(state, method="paranoid")
+            else:
+                mover = state.current_player
+                expected = {}
+                for action in state.legal_action_ids():
+                    child = state.clone().apply(action)
+                    while not child.is_terminal and child.phase == "announce":
+                        child.apply("pass")
+                    if child.is_terminal:
+                        expected[action] = research_payoffs(child)[mover]
+                    elif deal_kind(child) == "two-sided":
+                        expected[action] = solver.solve(child, mover)
+                    else:
+                        expected[action] = solver.paranoid(child, mover)
+            assert search.world_values(state) == expected, (preset, seed)
+    assert kinds == {"two-sided", "three-sided", "unsettled"}
+
+
+def test_pimc_plays_the_heuristics_choice_when_the_budget_solves_no_world(monkeypatch):
+    """With no search node to spend, ``pimc`` solves only the worlds that need none (the
+    last cards); elsewhere it values nothing and plays the table heuristic's choice."""
+    monkeypatch.setattr(table_search_agents, "NODE_BUDGET", 0)
+    game = sixtysix.Game("mini4_4x3")
+    pimc = TablePimc(seed=0, worlds=4)
+    fallbacks = 0
+    for seed in range(6):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            if len(view.legal_actions()) > 1 and not pimc.action_values(view):
+                assert pimc.act(view) == heuristic_action(view)
+                fallbacks += 1
+            state.apply(pimc.act(view))
+    assert fallbacks >= 10
+
+
+def test_a_world_draw_counts_its_tries_and_gives_up_after_the_last():
+    """``draw_world`` returns the draws it made: one where the replay accepts the first,
+    0 after exactly ``tries`` refused draws (asked for another seat's decision, the
+    replay refuses every deal)."""
+    game = sixtysix.Game("mini4_4x3")
+    state = game.new_deal(seed=2)
+    view = state.view(state.current_player)
+    rules = game.rule_array
+    world = np.zeros(1, dtype=mc.state_dtype(rules))
+    chain = WorldChain(view, new_stream(5), TREE_MIX_STEPS)
+    args = (chain.stream, world, rules, chain.arrays, chain.dealer)
+    assert draw_world(*args, view.seat, chain.steps, 5) == 1
+    other = (view.seat + 1) % game.num_players
+    stream, holder = chain.stream.copy(), chain.arrays[4].copy()
+    assert draw_world(*args, other, chain.steps, 5) == 0
+    for _ in range(5):  # the chain moved as far as five draws move it
+        _mix(stream, chain.arrays[3], holder, chain.steps)
+    assert (stream == chain.stream).all() and (holder == chain.arrays[4]).all()
 
 
 def test_tree_search_refuses_the_solver_on_tables():

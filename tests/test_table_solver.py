@@ -19,6 +19,7 @@ import pytest
 
 import sixtysix
 from sixtysix.engine import multi_core as mc
+from sixtysix.engine import table_search
 from sixtysix.engine.actions import masks_to_actions
 from sixtysix.engine.cards import card_name
 from sixtysix.engine.rules import table_rules_of
@@ -361,6 +362,56 @@ def test_solve_refuses_three_sided_and_unsettled_deals():
     assert state.phase == "announce"
     with pytest.raises(ValueError, match="betli"):
         ts.solve(state)
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [("mini4_4x3", {"betli_partner": "plays"}), ("mini4_called_2x4", {})],
+)
+@pytest.mark.parametrize("contract", ["betli", "durchmars"])
+def test_solve_matches_minimax_in_an_announced_game(preset, overrides, contract):
+    """A betli or a durchmars (whose follows have their own move ordering) announced at
+    the first chance, then a few random actions: the exact value is minimax's."""
+    rng = random.Random(len(preset) + len(contract))
+    checked = 0
+    for seed in range(40):
+        state = game(preset, announcements="durchmars_betli", **overrides).new_deal(seed=seed)
+        while not state.is_terminal and state.phase != "announce":
+            state.apply(rng.choice(state.legal_action_ids()))
+        if state.is_terminal or f"announce {contract}" not in state.legal_actions():
+            continue
+        state.apply(f"announce {contract}")
+        while state.phase == "announce":
+            state.apply("pass")
+        for _ in range(rng.randrange(4)):
+            if not state.is_terminal:
+                state.apply(rng.choice(state.legal_action_ids()))
+        if state.is_terminal:
+            continue
+        assert ts.solve(state) == minimax(state, state.current_player), (preset, seed)
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_node_limit_stops_a_search_and_says_so():
+    """``table_search``'s node limit: a search that needs more nodes stops at the limit
+    and reports it; one that fits completes with the exact value."""
+    state = game("mini4_4x3").new_deal(seed=3)
+    rules = state.game.rule_array
+    problem = (0b0101, 0, table_search.PAY_ROOT_SIDES, 0b0101)  # seats 0 and 2 maximize
+
+    def search(limit: int):
+        workspace = table_search.new_workspace(mc.state_dtype(rules))
+        table_search.limit_nodes(workspace, limit)
+        value, _ = table_search.solve_record(workspace, rules, state.array, *problem)
+        return int(value), int(workspace.counters[1]), bool(table_search.stopped(workspace))
+
+    value, nodes, stopped = search(table_search.NO_LIMIT)
+    assert value == ts.solve(state, 0) and not stopped
+    assert search(nodes) == (value, nodes, False)
+    assert search(nodes // 2)[1:] == (nodes // 2, True)
+    with pytest.raises(ValueError, match="invalid node limit -1"):
+        table_search.limit_nodes(table_search.new_workspace(mc.state_dtype(rules)), -1)
 
 
 def test_called_card_in_a_hand_is_settled():

@@ -14,8 +14,14 @@ of a finished deal (``pay``, RULES_MULTI 1.13.6):
 
 The search is iterative (an explicit stack of records, no recursion), fail-soft, and
 driven by zero-window tests (MTD(f)), since the values are a handful of integers.
-Moves are ordered by the transposition table's best move, then by a cheap guess. In
-a two-sided deal's strict phase the scoring bounds the value (``value_bounds``).
+Moves are ordered by the transposition table's best move, then by a cheap guess
+(``move_score``, with its own guess for following in a durchmars). In a two-sided
+deal's strict phase the scoring bounds the value (``value_bounds``).
+
+A workspace may carry a node limit (``limit_nodes``): a search stops where one more node
+would take the workspace's node count past it, and its values are then meaningless
+(``stopped`` says so). The limit is counted in nodes, not seconds, so a stopped search
+stops at the same node on every run.
 
 The transposition table holds positions at the start of a leader's turn. Its key is two
 independent 64-bit hashes of the fields that matter to the rest of the deal (``_hashes``),
@@ -37,6 +43,7 @@ from numba import njit
 
 from . import multi_core as mc
 from .bits import masked_sum, trailing_zeros
+from .cards import RANKS_PER_SUIT
 from .multi_rules import CLAIM_AUTOMATIC, SIDES_CONTRACT
 from .solver import FRAME_DTYPE as SOLVER_FRAME_DTYPE
 from .solver import load_root
@@ -45,6 +52,7 @@ PAY_SCORES, PAY_ROOT_SIDES, PAY_LEAF_SIDES = range(3)
 MAX_DEPTH = 160  # plies below the root: 32 cards and every call, bid, announcement and close
 MAX_MOVES = mc.NUM_TABLE_ACTIONS
 INFINITE = 1 << 40  # beyond every payoff
+NO_LIMIT = 1 << 62  # a node limit no search reaches
 TT_BITS_DEFAULT = 16
 # Table columns: the two hash words, the generation, the bounds, the best move, the cards
 # left in hand (the size of the subtree, to choose what to replace).
@@ -65,7 +73,7 @@ class Workspace(NamedTuple):
     scores: np.ndarray  # move-ordering scores (scratch)
     frames: np.ndarray  # FRAME_DTYPE records, one per depth
     table: np.ndarray  # (size, TABLE_COLUMNS)
-    counters: np.ndarray  # [generation, nodes]
+    counters: np.ndarray  # [generation, nodes, node limit, 1 if the limit stopped a search]
 
 
 def check_rules(rules_array: np.ndarray) -> None:
@@ -95,8 +103,24 @@ def new_workspace(dtype: np.dtype, table_bits: int = TT_BITS_DEFAULT) -> Workspa
         scores=np.zeros(MAX_MOVES, dtype=np.int64),
         frames=np.zeros(MAX_DEPTH + 1, dtype=FRAME_DTYPE),
         table=np.zeros((1 << table_bits, TABLE_COLUMNS), dtype=np.int64),
-        counters=np.zeros(2, dtype=np.int64),
+        counters=np.array([0, 0, NO_LIMIT, 0], dtype=np.int64),
     )
+
+
+def limit_nodes(workspace: Workspace, nodes: int) -> None:
+    """Stop the workspace's searches where one would take its node count past ``nodes``
+    (``NO_LIMIT``: never)."""
+    if nodes < 0:
+        raise ValueError(f"invalid node limit {nodes!r}: a node count, at least 0")
+    workspace.counters[2] = nodes
+    workspace.counters[3] = 0
+
+
+@njit(cache=True, inline="always")
+def stopped(workspace):
+    """Whether the node limit stopped a search of the workspace since it was set (the
+    values of that search and of those after it are meaningless)."""
+    return workspace.counters[3] != 0
 
 
 # ---- payoffs ------------------------------------------------------------------------------
@@ -203,13 +227,23 @@ def _sure_winner(state, card):
 
 @njit(cache=True, inline="always")
 def move_score(state, rules, action):
-    """Higher first: cheap winners when following, marriages and safe leads when leading."""
+    """Higher first: cheap winners when following, marriages and safe leads when leading;
+    when following in a durchmars, where only the tricks count, the highest card that
+    takes the trick from the other side, else the lowest. A betli keeps this ordering:
+    betli-specific guesses (the announcer ducking under the trick with his highest card,
+    leading his lowest; his opponents letting his tricks stand) searched 1.4 to 2.4 times
+    as many nodes on betli positions of ``snapszer4``."""
     if action < mc.A_CALL:
         card = action % mc.A_MARRY
         points = rules.card_points[card]
         trump = mc.suit_of(card) == state.trump
         if action >= mc.A_MARRY:
             return 150 if trump else 140
+        if state.phase == mc.FOLLOW and mc.announced(state) == mc.DURCHMARS:
+            partner_wins = (state.team[state.to_move] >> state.winning_seat) & 1
+            if mc.beats(state, rules, card, state.winning) and not partner_wins:
+                return 100 + card % RANKS_PER_SUIT
+            return 50 - points
         if state.phase == mc.FOLLOW:
             partner_wins = (state.team[state.to_move] >> state.winning_seat) & 1
             if mc.beats(state, rules, card, state.winning) and not partner_wins:
@@ -340,10 +374,12 @@ def _store(table, key_a, key_b, generation, value, frame, cards):
 def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
     """Fail-soft alpha-beta from ``workspace.stack[0]`` within (alpha, beta):
     ``(value, best action)``; the value is exact strictly inside the window, else a
-    bound. The best action is -1 at a finished root."""
+    bound. The best action is -1 at a finished root. Meaningless if the node limit
+    stopped it (``stopped``)."""
     stack, words, moves = workspace.stack, workspace.words, workspace.moves
     frames, scores, table = workspace.frames, workspace.scores, workspace.table
     generation = workspace.counters[0]
+    room = workspace.counters[2] - workspace.counters[1]  # nodes before the limit
     width = words.shape[1]
     nodes = 0
     depth = 0
@@ -423,6 +459,9 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
                 frame.best_move = moves[depth, frame.index - 1]
                 frame.beta = min(frame.beta, value)
         if frame.alpha < frame.beta and frame.index < frame.count:
+            if nodes >= room:
+                workspace.counters[3] = 1
+                break
             move = moves[depth, frame.index]
             frame.index += 1
             for k in range(width):
@@ -449,7 +488,7 @@ def search(workspace, rules, max_mask, seat, pay, own_side, alpha, beta):
 @njit(cache=True)
 def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side, guess):
     """The exact value of ``workspace.stack[0]`` by zero-window tests (MTD(f)) from a first
-    ``guess``, and a best action (-1 at a finished root)."""
+    ``guess``, and a best action (-1 at a finished root); meaningless if stopped."""
     low = -INFINITE
     high = INFINITE
     best_move = -1
@@ -466,14 +505,15 @@ def _zero_window_value(workspace, rules, max_mask, seat, pay, own_side, guess):
             if not maximizer or best_move < 0:
                 best_move = move
         guess = value
-        if move < 0:
+        if move < 0 or stopped(workspace):
             break
     return guess, best_move
 
 
 @njit(cache=True)
 def solve_record(workspace, rules_array, state_array, max_mask, seat, pay, own_side):
-    """``(value, best action)`` of ``state_array[0]`` in a fresh table generation."""
+    """``(value, best action)`` of ``state_array[0]`` in a fresh table generation;
+    meaningless if stopped."""
     workspace.counters[0] += 1
     load_root(workspace, state_array)
     return _zero_window_value(workspace, rules_array[0], max_mask, seat, pay, own_side, 0)
@@ -481,11 +521,14 @@ def solve_record(workspace, rules_array, state_array, max_mask, seat, pay, own_s
 
 @njit(cache=True)
 def solve_children(workspace, rules_array, state_array, max_mask, seat, pay, own_side, actions):
-    """The value of each of ``actions`` applied to ``state_array[0]`` (one generation)."""
+    """The value of each of ``actions`` applied to ``state_array[0]`` (one generation);
+    meaningless if stopped."""
     workspace.counters[0] += 1
     rules = rules_array[0]
     values = np.zeros(len(actions), dtype=np.int64)
     for i in range(len(actions)):
+        if stopped(workspace):
+            break
         load_root(workspace, state_array)
         mc.apply_action(workspace.stack[0], rules, actions[i])
         guess = values[i - 1] if i > 0 else 0  # siblings' values are often equal
