@@ -8,7 +8,8 @@ two-player table record (``multi_core.TWO_PLAYER_STATE_DTYPE``), rules the
 ``TABLE_RULES_DTYPE`` record, actions the ``multi_core`` ids.
 ``solve_actions(state)`` gives the value of every legal action, and ``solve_worlds``
 the value of every action in each world of a player's view (``sixtysix.engine.worlds``):
-the world loop of the ``pimc`` agent and of the closing references.
+the world loop of the closing references (the ``pimc`` agent draws its worlds first, to weigh
+them, and calls ``solve_children`` per world).
 
 The search is iterative (an explicit stack of state records, no recursion), so
 one compiled call solves a whole deal without touching Python. A *horizon*
