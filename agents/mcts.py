@@ -35,7 +35,7 @@ without searching.
 
 With ``infer=true`` the worlds are not uniform: ``candidates`` uniform worlds are drawn and
 weighed by the likelihood of the opponent's actions so far, and resampled in proportion
-(``agents.inference``); each world the search draws is one of these, uniformly.
+(``agents.world_weights``); each world the search draws is one of these, uniformly.
 
 A whole decision is one compiled call (``search``) on buffers allocated once per agent:
 the node pool (``Pool``, sized from the budget: each iteration adds at most one node; a
@@ -67,7 +67,6 @@ from sixtysix.table_view import TableView
 
 from . import policies
 from .base import Agent
-from .inference import check_inference, inferred_worlds, refuse_inference_at_a_table
 from .search_tree import (
     DMCTS,
     ISMCTS,
@@ -78,6 +77,7 @@ from .search_tree import (
     new_pool,
     reset_tree,
 )
+from .world_weights import check_inference, inferred_worlds, refuse_inference_at_a_table
 
 ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
 MAX_ITERATIONS = 4_000_000  # about 2.1 GB of nodes

@@ -20,7 +20,7 @@ players could see each other's cards: its values are optimistic where a plan
 depends on knowing the hidden cards (strategy fusion). Two options address these:
 
 * ``infer=true`` weighs the worlds by the likelihood of the opponent's actions so far
-  (``agents.inference``): ``candidates`` uniform worlds are drawn and ``worlds`` of them
+  (``agents.world_weights``): ``candidates`` uniform worlds are drawn and ``worlds`` of them
   resampled in proportion to their weights.
 * ``postpone=true`` postpones the open-hand evaluation to the agent's own next decision,
   in the spirit of Extended PIMC (Arjonilla, Saffidine and Cazenave): after each action, in
@@ -45,8 +45,8 @@ from sixtysix.engine.worlds import world_record
 from sixtysix.table_view import TableView
 
 from .base import Agent
-from .inference import check_inference, inferred_worlds, refuse_inference_at_a_table
 from .policies import draw_below, new_stream
+from .world_weights import check_inference, inferred_worlds, refuse_inference_at_a_table
 
 
 @njit(cache=True)

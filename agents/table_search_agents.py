@@ -206,7 +206,7 @@ def _match(allowed, holder):
 
 
 @njit(cache=True)
-def _mix(stream, allowed, holder, steps):
+def chain_steps(stream, allowed, holder, steps):
     """``steps`` proposals of the chain on ``holder``: a swap of two positions' cards or a
     rotation of three (one each in turn), made only if every card may lie where it goes."""
     n = len(holder)
@@ -255,7 +255,7 @@ def draw_world(stream, into, rules_array, chain_arrays, dealer, seat, steps, tri
     0 if every one was refused."""
     deck, free, cards, allowed, holder, seats, actions = chain_arrays
     for k in range(tries):
-        _mix(stream, allowed, holder, steps)
+        chain_steps(stream, allowed, holder, steps)
         if _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat):
             return k + 1
     return 0
@@ -292,7 +292,7 @@ class WorldChain:
         self.seat = view.seat
         self.stream = stream
         self.steps = mix_steps * len(layout.free)
-        _mix(stream, allowed, holder, BURN_IN * len(layout.free))
+        chain_steps(stream, allowed, holder, BURN_IN * len(layout.free))
 
     def draw(self, into: np.ndarray) -> None:
         """The next world, into the one-element record array ``into``."""

@@ -20,7 +20,7 @@ from sixtysix.agents.table_search_agents import (
     TablePimc,
     WorldChain,
     WorldSearch,
-    _mix,
+    chain_steps,
     draw_world,
     seat_payoffs,
 )
@@ -276,7 +276,7 @@ def test_a_world_draw_counts_its_tries_and_gives_up_after_the_last():
     stream, holder = chain.stream.copy(), chain.arrays[4].copy()
     assert draw_world(*args, other, chain.steps, 5) == 0
     for _ in range(5):  # the chain moved as far as five draws move it
-        _mix(stream, chain.arrays[3], holder, chain.steps)
+        chain_steps(stream, chain.arrays[3], holder, chain.steps)
     assert (stream == chain.stream).all() and (holder == chain.arrays[4]).all()
 
 
