@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from sixtysix.engine import multi_core, solver
-from sixtysix.engine.actions import action_name
+from sixtysix.engine.actions import action_name, parse_action
 from sixtysix.engine.bits import trailing_zeros
 from sixtysix.engine.worlds import world_record
 from sixtysix.table_view import TableView
@@ -218,10 +218,11 @@ class PimcAgent(Agent):
         self._workspace = solver.new_workspace()
         self._table = None  # the TablePimc that plays table views, made on first use
 
-    def action_values(self, view) -> dict[str, float]:
-        """The mean value in game points (the mover's side) of every legal action, over the
-        worlds of this decision; advances the agent's stream like ``act``."""
-        actions, totals, count, _ = self._search(view)
+    def action_values(self, view, actions: list[str] | None = None) -> dict[str, float]:
+        """The mean value in game points (the mover's side) of every legal action (or only of
+        ``actions``, legal ones), over the worlds of this decision; advances the agent's
+        stream like ``act``."""
+        actions, totals, count, _ = self._search(view, actions)
         return {action_name(int(a)): totals[i] / count for i, a in enumerate(actions)}
 
     def policy(self, view) -> dict[str, float]:
@@ -260,15 +261,19 @@ class PimcAgent(Agent):
             return action_name(legal[0])
         return action_name(self._search(view)[3])
 
-    def _search(self, view) -> tuple[np.ndarray, np.ndarray, int, int]:
-        """Search the view's worlds: ``(actions, total values, worlds searched, choice)``."""
+    def _search(self, view, only=None) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """Search the view's worlds: ``(actions, total values, worlds searched, choice)``,
+        over every legal action or only the action names ``only``."""
         solver.check_rules(view.game)
         spec = view.world_spec()
         count = spec.count()
         horizon = solver.NO_HORIZON
         if self.horizon:
             horizon = int(view.record[0]["tricks_done"]) + self.horizon
-        actions = np.array(view.legal_action_ids(), dtype=np.int64)
+        legal = view.legal_action_ids()
+        if only is not None:
+            legal = [parse_action(name) for name in only]
+        actions = np.array(legal, dtype=np.int64)
         totals = np.zeros(len(actions), dtype=np.int64)
         if self.infer:
             worlds = inferred_worlds(

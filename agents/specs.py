@@ -82,8 +82,11 @@ BUILTIN: dict[str, AgentInfo] = {
         _builtin(
             "heuristic",
             HeuristicAgent,
-            "expert rules of thumb for closing, marriages, trumps and sure winners",
+            "expert rules of thumb while the talon is open; exact counting over the worlds "
+            "at closing and in the strict phase",
             noise="probability of a uniform legal action instead (weaker players, for ladders)",
+            worlds="worlds counted per strict-phase or closing decision (0: the rules alone)",
+            close_at="close when closing is worth at least this many game points on average",
         ),
         _builtin(
             "pimc",
@@ -92,7 +95,7 @@ BUILTIN: dict[str, AgentInfo] = {
             worlds="worlds per decision (all of them when there are fewer)",
             horizon="tricks searched while the talon is open before a heuristic playout (0: none)",
             infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
             candidates="worlds drawn and weighed before the worlds searched are resampled",
             postpone="value each action at the next own decision, one choice for alike worlds",
         ),
@@ -106,7 +109,7 @@ BUILTIN: dict[str, AgentInfo] = {
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly (open-hand solver)",
             infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
             candidates="worlds drawn and weighed before the worlds searched are resampled",
         ),
         _builtin(
@@ -118,7 +121,7 @@ BUILTIN: dict[str, AgentInfo] = {
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly in each world",
             infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic with this noise",
+            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
             candidates="worlds drawn and weighed before the worlds searched are resampled",
         ),
         _builtin(

@@ -5,7 +5,9 @@ positions file, ``closing_harvest``) are computed once (``sixtysix.theory.closin
 and cached beside the positions file (``NAME.reference.parquet``); then every agent is asked
 at every position (a fresh agent, seeded by ``unit_seed(seed, position)``; cached in
 ``NAME.decisions.parquet``), and ``closing_scores`` scores its answers. Both are resumable,
-atomic and parallel like tournaments (``tournament.run_schedule``).
+atomic and parallel like tournaments (``tournament.run_schedule``). On a mini preset solved by
+``sixtysix cfr solve`` the CFR equilibrium's values are a third reference (table look-ups,
+not cached).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from sixtysix import agents
 from sixtysix.engine.actions import action_name, parse_action
 from sixtysix.engine.checks import check_integer, check_seed
 from sixtysix.game import State
+from sixtysix.theory import cfr
 from sixtysix.theory.closing_values import (
     BEST_DEFENSE_NODES,
     BEST_DEFENSE_WORLDS,
@@ -33,6 +36,7 @@ from sixtysix.theory.closing_values import (
     PIMC_SAMPLES,
     ClosingPosition,
     analyze,
+    equilibrium_reference,
 )
 
 from .closing_harvest import position_state, positions_digest, read_positions
@@ -315,8 +319,10 @@ class EvaluationConfig:
     (None: all) with at most ``max_talon`` talon cards (None: any) of the positions file
     ``positions``, against the PIMC reference over every world up to ``worlds_limit``
     worlds, else ``samples`` sampled ones, and best defense where there are at most
-    ``defense_worlds`` worlds and an option's tree at most ``defense_nodes`` nodes;
-    ``seed`` seeds the agents and the sampling (``unit_seed(seed, position)``)."""
+    ``defense_worlds`` worlds and an option's tree at most ``defense_nodes`` nodes, and,
+    given the strategy file ``equilibrium`` of ``sixtysix cfr solve`` on the positions'
+    mini preset, its CFR equilibrium; ``seed`` seeds the agents and the sampling
+    (``unit_seed(seed, position)``)."""
 
     positions: str
     agents: tuple[str, ...]
@@ -327,6 +333,7 @@ class EvaluationConfig:
     defense_worlds: int = BEST_DEFENSE_WORLDS
     defense_nodes: int = BEST_DEFENSE_NODES
     seed: int = 0
+    equilibrium: str | None = None
 
     def __post_init__(self) -> None:
         specs = canonical_specs(self.agents, 1, "an evaluation")
@@ -343,6 +350,7 @@ class EvaluationConfig:
             ("defense_worlds", check_integer(self.defense_worlds, "defense_worlds", 0)),
             ("defense_nodes", check_integer(self.defense_nodes, "defense_nodes", 1)),
             ("seed", check_seed(self.seed)),
+            ("equilibrium", None if self.equilibrium is None else str(self.equilibrium)),
         ]:
             object.__setattr__(self, name, value)
 
@@ -361,6 +369,42 @@ class EvaluationConfig:
                 f"no position of {self.positions} has at most {self.max_talon} talon cards"
             )
         return selected
+
+
+def check_equilibrium(path: str | None, positions: pd.DataFrame) -> None:
+    """Refuse a strategy file that cannot be read or was solved for another preset than the
+    positions' (a ValueError naming both)."""
+    if path is None:
+        return
+    try:
+        preset = cfr.load_strategy(path).preset
+    except (OSError, KeyError, ValueError) as error:
+        raise ValueError(
+            f"the equilibrium {path!r} is not a strategy file of 'sixtysix cfr solve': {error}"
+        ) from error
+    played = set(positions["preset"]) | {preset}
+    if len(played) > 1 or set(map(str, positions["overrides"])) != {"{}"}:
+        raise ValueError(
+            f"the equilibrium {path!r} solves {preset}, but the positions are of "
+            f"{', '.join(sorted(set(positions['preset'])))} (with their rule options): "
+            "solve their preset with 'sixtysix cfr solve'"
+        )
+
+
+def equilibrium_values(positions: pd.DataFrame, selected, path: str) -> pd.DataFrame:
+    """The equilibrium's values of closing and of the best alternative at each of the
+    ``selected`` positions (``closing_values.equilibrium_reference``)."""
+    rows = []
+    for position in selected:
+        values = equilibrium_reference(position_state(positions.iloc[position]), path)
+        rows.append(
+            {
+                "position": position,
+                "equilibrium_close_value": values["close_value"],
+                "equilibrium_alternative_value": values["best_alternative_value"],
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def cache_path(positions: str | os.PathLike, what: str) -> Path:
@@ -407,6 +451,7 @@ def run_evaluation(
     and ``STEM-references.png`` (``STEM``: ``output_stem``).
     ``force`` starts both caches afresh; the rest as ``tournament.run_tournament``."""
     positions = read_positions(config.positions)
+    check_equilibrium(config.equilibrium, positions)
     selected = config.select(positions)
     common = {"positions": config.positions, "digest": positions_digest(positions)}
     common |= {"selected": selected, "seed": config.seed}
@@ -429,6 +474,9 @@ def run_evaluation(
         table = run_schedule(job, path, work, workers, scheduler, force, quiet, job.done)
         tables.append(table.to_pandas())
     references, decisions = tables
+    if config.equilibrium is not None:
+        equilibrium = equilibrium_values(positions, selected, config.equilibrium)
+        references = references.merge(equilibrium, on="position", how="left")
     decisions = decisions[decisions["agent"].isin(config.agents)]
     decisions = decisions[decisions["position"].isin(selected)]
     decisions = decisions.sort_values(

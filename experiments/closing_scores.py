@@ -43,7 +43,9 @@ def score_decisions(
       choice agrees);
     * ``situation`` (``score_situation``), ``reference_gap`` (PIMC minus best-defense
       value of closing) and ``defense_loss`` (the loss against the best-defense values;
-      both NaN where best defense was not solved).
+      both NaN where best defense was not solved);
+    * where the references hold the CFR equilibrium's values: ``equilibrium_closes``,
+      ``equilibrium_false_close`` and ``equilibrium_missed_close``, the same against it.
     """
     facts = positions[["talon_size", "points_leader", "points_opponent"]].copy()
     facts["phase"] = positions["phase"] if "phase" in positions else "lead"
@@ -87,6 +89,12 @@ def score_decisions(
             frame["option"], frame["options"], frame["defense_values"], strict=True
         )
     ]
+    if "equilibrium_close_value" in frame:
+        close = frame["equilibrium_close_value"]
+        alternative = frame["equilibrium_alternative_value"]
+        frame["equilibrium_closes"] = close > alternative
+        frame["equilibrium_false_close"] = frame["closed"] & (close < alternative)
+        frame["equilibrium_missed_close"] = ~frame["closed"] & frame["equilibrium_closes"]
     return frame
 
 
@@ -96,7 +104,10 @@ def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
     points lost per decision) with its 95% interval ``loss_low`` .. ``loss_high`` (normal,
     over decisions), ``close_loss`` (the same of the close-or-not choice alone) with its
     interval, ``false_closes`` and ``missed_closes`` (counts), ``closes`` (the
-    agent's) and ``reference_closes``; and ``references`` (``reference_gap``)."""
+    agent's) and ``reference_closes`` (with the equilibrium: ``equilibrium_false_closes``,
+    ``equilibrium_missed_closes`` and ``equilibrium_closes`` too); ``references``
+    (``reference_gap``); and with the equilibrium ``equilibrium``
+    (``equilibrium_agreement``)."""
     order = list(dict.fromkeys(scored["agent"]))
     tables = {}
     for name, keys in [("all", []), ("by_talon", ["talon_size"]), ("by_situation", ["situation"])]:
@@ -111,12 +122,18 @@ def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
         table["missed_closes"] = groups["missed_close"].sum()
         table["closes"] = groups["closed"].sum()
         table["reference_closes"] = groups["reference_closes"].sum()
+        if "equilibrium_closes" in scored:
+            for column in ("false_close", "missed_close"):
+                table[f"equilibrium_{column}s"] = groups[f"equilibrium_{column}"].sum()
+            table["equilibrium_closes"] = groups["equilibrium_closes"].sum()
         ranks = {"agent": order.index, "situation": SITUATIONS.index}
         table = table.reset_index().sort_values(
             ["agent", *keys], key=lambda column: column.map(ranks.get(column.name, int))
         )
         tables[name] = table.reset_index(drop=True)
     tables["references"] = reference_gap(scored)
+    if "equilibrium_closes" in scored:
+        tables["equilibrium"] = equilibrium_agreement(scored)
     return tables
 
 
@@ -141,6 +158,38 @@ def reference_gap(scored: pd.DataFrame) -> pd.DataFrame:
     )
     table[["defended", "verdicts_differ"]] = table[["defended", "verdicts_differ"]].fillna(0)
     table = table.astype({"defended": int, "verdicts_differ": int})
+    return table.sort_index(ascending=False).reset_index()
+
+
+def equilibrium_agreement(scored: pd.DataFrame) -> pd.DataFrame:
+    """The CFR equilibrium against the two references by talon size: ``positions``, the
+    positions where the equilibrium, PIMC and best defense (where solved) close, and the
+    share of positions where PIMC and where best defense take the equilibrium's
+    close-or-not decision (``pimc_agrees``, ``defense_agrees``)."""
+    positions = scored.drop_duplicates("position")
+    defended = np.isfinite(positions["defense_close_value"])
+    pimc_closes = positions["close_value"] > positions["best_alternative_value"]
+    defense_closes = positions["defense_close_value"] > positions["defense_alternative_value"]
+    equilibrium_closes = positions["equilibrium_closes"]
+    frame = positions.assign(
+        pimc_closes=pimc_closes,
+        defense_closes=defense_closes & defended,
+        defended=defended,
+        pimc_agrees=pimc_closes == equilibrium_closes,
+        defense_agrees=(defense_closes == equilibrium_closes).where(defended),
+    )
+    groups = frame.groupby("talon_size")
+    table = pd.DataFrame(
+        {
+            "positions": groups.size(),
+            "equilibrium_closes": groups["equilibrium_closes"].sum(),
+            "pimc_closes": groups["pimc_closes"].sum(),
+            "defended": groups["defended"].sum(),
+            "defense_closes": groups["defense_closes"].sum(),
+            "pimc_agrees": groups["pimc_agrees"].mean(),
+            "defense_agrees": groups["defense_agrees"].mean(),
+        }
+    )
     return table.sort_index(ascending=False).reset_index()
 
 
@@ -183,6 +232,18 @@ def quality_markdown(quality: dict[str, pd.DataFrame], config: EvaluationConfig,
         "",
         markdown_table(quality["references"].set_index("talon_size").round(3)),
     ]
+    if "equilibrium" in quality:
+        lines += [
+            "",
+            "## The CFR equilibrium",
+            "",
+            f"The equilibrium of `{config.equilibrium}` (both players play the solved strategy "
+            "from the position on) as a third reference: where it, PIMC and best defense "
+            "close, and the share of positions where PIMC and best defense (where solved) "
+            "take its close-or-not decision.",
+            "",
+            markdown_table(quality["equilibrium"].set_index("talon_size").round(3)),
+        ]
     return "\n".join(lines)
 
 
@@ -201,4 +262,12 @@ def _display(table: pd.DataFrame, key: str | None) -> pd.DataFrame:
             f"{a} / {r}" for a, r in zip(table["closes"], table["reference_closes"], strict=True)
         ],
     }
+    if "equilibrium_closes" in table:
+        shown["false / missed closes (equilibrium)"] = [
+            f"{f} / {m}"
+            for f, m in zip(
+                table["equilibrium_false_closes"], table["equilibrium_missed_closes"], strict=True
+            )
+        ]
+        shown["closes (equilibrium)"] = table["equilibrium_closes"]
     return pd.DataFrame(shown).set_index("agent")

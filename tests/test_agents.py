@@ -79,7 +79,7 @@ def test_a_built_in_agents_defaults_are_its_constructors(name):
         ("", "give a name such as random, heuristic"),
         ("nobody", "unknown agent 'nobody'"),
         ("random:depth=3", "unknown parameter 'depth'; valid: none"),
-        ("heuristic:depth=3", "unknown parameter 'depth'; valid: noise"),
+        ("heuristic:depth=3", "unknown parameter 'depth'; valid: noise, worlds, close_at"),
         ("heuristic:noise=lots", "noise='lots' is not valid; noise must be a number of type float"),
         ("heuristic:noise=1.5", "invalid noise 1.5: noise must be a probability in"),
         ("random:depth", "'depth' is not key=value"),
@@ -234,7 +234,12 @@ def _same_play(fast, slow):
 
 @pytest.mark.parametrize("preset", [*sixtysix.PRESETS, *sixtysix.MINI_PRESETS])
 @pytest.mark.parametrize(
-    "pair", [("random", "random"), ("heuristic", "random"), ("heuristic:noise=0.3", "heuristic")]
+    "pair",
+    [
+        ("random", "random"),
+        ("heuristic:worlds=0", "random"),
+        ("heuristic:noise=0.3,worlds=0", "heuristic:worlds=0"),
+    ],
 )
 def test_numba_deals_match_the_python_agents_move_for_move(preset, pair):
     game = sixtysix.Game(preset)
@@ -249,7 +254,7 @@ def test_numba_deals_match_the_python_agents_move_for_move(preset, pair):
 @pytest.mark.parametrize("claim_mode", CLAIM_MODES)
 def test_numba_and_python_agree_under_every_claim_mode(claim_mode):
     game = sixtysix.Game("schnapsen", claim_mode=claim_mode)
-    pair = ("heuristic", "heuristic")
+    pair = ("heuristic:worlds=0", "heuristic:worlds=0")
     for fast_result in agents.play_deals(game, pair, range(30)):
         _same_play(fast_result, agents.play_deal(game, pair, fast_result.seed))
 
@@ -261,9 +266,12 @@ def test_noise_makes_the_heuristic_weaker_and_one_is_random():
     def wins(pair):
         return sum(r.winner == 0 for r in agents.play_deals(game, pair, seeds))
 
-    assert wins(("heuristic", "random")) > wins(("heuristic:noise=0.5", "random"))
-    fully = agents.play_deals(game, ("heuristic:noise=1", "random"), seeds[:50])
-    python = [agents.play_deal(game, ("heuristic:noise=1", "random"), seed) for seed in seeds[:50]]
+    assert wins(("heuristic:worlds=0", "random")) > wins(("heuristic:noise=0.5,worlds=0", "random"))
+    fully = agents.play_deals(game, ("heuristic:noise=1,worlds=0", "random"), seeds[:50])
+    python = [
+        agents.play_deal(game, ("heuristic:noise=1,worlds=0", "random"), seed)
+        for seed in seeds[:50]
+    ]
     assert [r.history_ids for r in fully] == [r.history_ids for r in python]
     assert agents.make("heuristic:noise=0.25", 1).spec == "heuristic:noise=0.25"
 
@@ -310,7 +318,7 @@ def test_agents_do_not_see_hidden_cards(spec, preset):
         assert_blind_to_hidden_cards(spec, sixtysix.Game(preset), seed)
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", "heuristic:noise=0.3"])
+@pytest.mark.parametrize("spec", ["random", "heuristic:worlds=0", "heuristic:noise=0.3,worlds=0"])
 def test_policy_is_the_distribution_act_samples(spec):
     """``policy(view)`` sums to 1 over the legal actions and matches act's frequencies."""
     state = sixtysix.Game("schnapsen").new_deal(seed=4)

@@ -120,7 +120,7 @@ def policyless_heuristic(tmp_path, monkeypatch):
 
             class PlainHeuristic:
                 def __init__(self, seed):
-                    self.inner = agents.make("heuristic", seed)
+                    self.inner = agents.make("heuristic:worlds=0", seed)
 
                 def act(self, view):
                     return self.inner.act(view)
@@ -132,7 +132,7 @@ def policyless_heuristic(tmp_path, monkeypatch):
 
 
 def test_sampled_and_exact_tables_agree_for_a_deterministic_agent(mini_tree, policyless_heuristic):
-    exact, is_exact = exploitability.agent_strategy(mini_tree, "heuristic", progress=False)
+    exact, is_exact = exploitability.agent_strategy(mini_tree, "heuristic:worlds=0", progress=False)
     sampled, sampled_exact = exploitability.agent_strategy(
         mini_tree, policyless_heuristic, samples=2, progress=False
     )

@@ -26,7 +26,7 @@ from sixtysix.theory import closing_values
 REPOSITORY = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPOSITORY / "notebooks" / "closing_quality.ipynb"
 SAMPLE = REPOSITORY / "results" / "samples" / "closing_schnapsen-quality.parquet"
-FAST = ("heuristic", "random")
+FAST = ("heuristic:worlds=0", "random")
 
 
 def harvest(path: Path, preset: str = "schnapsen", deals: int = 3, **options) -> pd.DataFrame:
@@ -230,7 +230,7 @@ def test_an_evaluation_asks_every_agent_at_every_position_against_the_reference(
         "quality-close-errors.png",
         "quality-references.png",
     ]
-    assert list(decisions["agent"]) == ["heuristic"] * 6 + ["random"] * 6
+    assert list(decisions["agent"]) == [FAST[0]] * 6 + ["random"] * 6
     positions = closing_harvest.read_positions(config.positions)
     for row in decisions.itertuples():
         state = closing_harvest.position_state(positions.iloc[row.position])
@@ -273,6 +273,51 @@ def test_a_rerun_reuses_the_cached_references_and_decisions(evaluation, monkeypa
         )
     with pytest.raises(ResultsConflict, match="samples: 8 there, 9 here"):
         closing_evaluation.run_evaluation(other, evaluation.files[0].with_name("other"), workers=1)
+
+
+def test_the_equilibrium_is_a_third_reference_on_a_solved_mini(tmp_path, capsys):
+    """``--equilibrium`` on ``mini_2x3``: each position's equilibrium values are the
+    analyzer's, each decision is scored against them, and a strategy of another preset is
+    refused with both presets named."""
+    positions = tmp_path / "positions.parquet"
+    harvest(positions, "mini_2x3", deals=4)
+    strategy = str(REPOSITORY / "results" / "cfr_mini_2x3.npz")
+    config = closing_evaluation.EvaluationConfig(
+        str(positions), FAST, samples=8, seed=2, equilibrium=strategy
+    )
+    evaluation = closing_evaluation.run_evaluation(config, tmp_path / "q", workers=1, quiet=True)
+    scored = evaluation.decisions
+    table = closing_harvest.read_positions(str(positions))
+    for row in scored.drop_duplicates("position").itertuples():
+        state = closing_harvest.position_state(table.iloc[row.position])
+        expected = closing_values.equilibrium_reference(state, strategy)
+        assert row.equilibrium_close_value == expected["close_value"]
+        assert row.equilibrium_alternative_value == expected["best_alternative_value"]
+    closes = scored["equilibrium_close_value"] > scored["equilibrium_alternative_value"]
+    assert list(scored["equilibrium_missed_close"]) == list(~scored["closed"] & closes)
+    overall = evaluation.quality["all"].set_index("agent")
+    assert (
+        overall["equilibrium_false_closes"].sum()
+        == (
+            scored["closed"]
+            & (scored["equilibrium_close_value"] < scored["equilibrium_alternative_value"])
+        ).sum()
+    )
+    agreement = evaluation.quality["equilibrium"]
+    assert agreement["positions"].sum() == scored["position"].nunique()
+    assert "## The CFR equilibrium" in evaluation.to_markdown()
+    other = str(REPOSITORY / "results" / "cfr_mini_2x4.npz")
+    with pytest.raises(ValueError, match="solves mini_2x4, but the positions are of mini_2x3"):
+        closing_evaluation.run_evaluation(
+            closing_evaluation.EvaluationConfig(str(positions), FAST, equilibrium=other),
+            tmp_path / "r",
+            workers=1,
+            quiet=True,
+        )
+    with pytest.raises(SystemExit) as done:
+        cli.main(["closing", "evaluate", "--positions", str(positions), "--equilibrium", "x.npz"])
+    assert done.value.code == 2
+    assert "the equilibrium 'x.npz' is not a strategy file" in capsys.readouterr().err
 
 
 def test_the_notebook_runs_on_a_small_evaluation(evaluation, monkeypatch):

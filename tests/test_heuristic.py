@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import game_of
 from numba import njit
-from sixtysix.agents import policies
+from sixtysix.agents import policies, specs
 
 import sixtysix
 from sixtysix import agents
@@ -35,9 +35,10 @@ def decide(record, game) -> int:
     )
 
 
-def act(state: sixtysix.State) -> str:
-    """The heuristic agent's action for the player to move, from his view."""
-    return agents.make("heuristic").act(state.view(state.current_player))
+def act(state: sixtysix.State, spec: str = "heuristic:worlds=0") -> str:
+    """The heuristic agent's action for the player to move, from his view: by default its
+    rules alone."""
+    return agents.make(spec).act(state.view(state.current_player))
 
 
 @njit(cache=True, inline="always")
@@ -230,6 +231,78 @@ def test_leads_its_sure_winners_in_the_strict_phase():
     state = built("sixty_six", (STRONG_N, WEAK_D), "9S", ["close"])
     assert act(state) == "play AS"
     assert act(state.apply("play AS").apply("play 9C")) == "play AD"
+
+
+# ---- counting at closing and in the strict phase ----------------------------------------------
+
+
+def strict_positions(preset: str, deals: int):
+    """Views of the player to move at the strict-phase decisions with a choice, in heuristic
+    self-play."""
+    game = sixtysix.Game(preset)
+    views = []
+    for seed in range(deals):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            strict = view.closed_by is not None or view.talon_size == 0
+            if strict and len(view.legal_actions()) > 1:
+                views.append(view)
+            state.apply(act(state))
+    return views
+
+
+@pytest.mark.parametrize("preset", ["schnapsen", "sixty_six"])
+def test_plays_the_exact_move_once_every_card_is_known(preset):
+    """Once the talon is exhausted the one consistent world is solved: the move is one of
+    the open-hand solver's best, which the rules alone miss somewhere."""
+    exhausted = [view for view in strict_positions(preset, 40) if view.talon_size == 0]
+    differs = 0
+    for view in exhausted:
+        values = agents.make("pimc:horizon=0", 0).action_values(view)
+        best = max(values.values())
+        assert view.count_worlds() == 1
+        assert values[agents.make("heuristic", 0).act(view)] == best
+        differs += values[agents.make("heuristic:worlds=0", 0).act(view)] < best
+    assert len(exhausted) > 30 and differs > 0
+
+
+def test_closes_where_closing_counts_at_least_close_at():
+    """Where closing is legal it closes when its rules close, or when the counted value of
+    closing reaches ``close_at``; otherwise it plays its rules' move."""
+    game = sixtysix.Game("schnapsen")
+    checked = closes = 0
+    for seed in range(30):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal and checked < 60:
+            view = state.view(state.current_player)
+            if "close" in view.legal_actions() and view.closed_by is None:
+                rule = act(state)
+                value = agents.make("pimc:horizon=0,worlds=32", 5).action_values(view, ["close"])
+                expected = "close" if rule == "close" or value["close"] >= 1.0 else rule
+                assert agents.make("heuristic", 5).act(view) == expected
+                checked += 1
+                closes += expected == "close" != rule
+            state.apply(act(state))
+    assert checked == 60 and closes > 0
+
+
+def test_rules_alone_keep_the_fast_path_and_a_closed_form_policy():
+    assert specs.policy_of("heuristic:worlds=0") == (policies.HEURISTIC, 0.0)
+    assert specs.policy_of("heuristic") is None
+    first_lead = sixtysix.Game("schnapsen").new_deal(seed=4)
+    view = first_lead.view(first_lead.current_player)
+    with pytest.raises(
+        ValueError, match="samples worlds here .* use worlds>=726485760 or worlds=0"
+    ):
+        agents.make("heuristic").policy(view)
+    exhausted = [v for v in strict_positions("schnapsen", 3) if v.talon_size == 0][0]
+    policy = agents.make("heuristic:noise=0.2").policy(exhausted)
+    assert sum(policy.values()) == pytest.approx(1.0) and max(policy.values()) > 0.2
+    with pytest.raises(
+        ValueError, match="invalid worlds -1: worlds counted per decision, at least 0"
+    ):
+        agents.make("heuristic:worlds=-1")
 
 
 # ---- it sees only its own view ------------------------------------------------------------

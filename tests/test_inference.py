@@ -77,7 +77,7 @@ def test_every_drawn_history_replays_to_its_world(preset):
 def reference_log_likelihood(game, deck, dealer, history, opponent, noise) -> float:
     """``inference.log_likelihood`` in Python: the heuristic agent asked at every decision of
     the opponent with a choice, on his view of the replayed deal."""
-    heuristic = agents.make("heuristic", 0)
+    heuristic = agents.make("heuristic:worlds=0", 0)
     state = game.new_deal(deck=[int(card) for card in deck], dealer=dealer)
     total = 0.0
     for actor, action in history:
@@ -93,7 +93,7 @@ def test_the_likelihood_is_the_heuristic_models_in_every_world():
     """Against a heuristic opponent his true deal explains every action of his (the most a
     deal can); in every world the likelihood is the Python reference's."""
     game = sixtysix.Game("schnapsen")
-    heuristic = agents.make("heuristic", 0)
+    heuristic = agents.make("heuristic:worlds=0", 0)
     noise = 0.2
     checked = 0
     for seed in range(6):

@@ -49,7 +49,7 @@ def test_only_legal_actions_are_played(preset, claim_mode, spec):
     game = game_of(preset, claim_mode)
     decisions = 0
     for seed in range(4):
-        opponent = ("heuristic", "random")[seed // 2]
+        opponent = ("heuristic:worlds=0", "random")[seed // 2]
         pair = (spec, opponent) if seed % 2 == 0 else (opponent, spec)
         result = agents.play_deal(game, pair, seed)
         assert result.error is None
@@ -62,7 +62,7 @@ def position(preset: str, seed: int, plies: int, strict: bool = False):
     to the first decision with the talon closed or exhausted and a choice of actions)."""
     game = game_of(preset)
     state = game.new_deal(seed=seed)
-    player = agents.make("heuristic")
+    player = agents.make("heuristic:worlds=0")
     for ply in range(plies + 100):
         if state.is_terminal:
             break
@@ -97,7 +97,7 @@ def test_the_choice_does_not_see_hidden_cards(spec, preset):
 def test_a_single_legal_action_is_played_without_search():
     state = position("schnapsen", 2, 0)
     while len(state.legal_action_ids()) != 1:
-        state.apply(agents.make("heuristic").act(state.view(state.current_player)))
+        state.apply(agents.make("heuristic:worlds=0").act(state.view(state.current_player)))
     view = state.view(state.current_player)
     for spec in SMALL.values():
         agent = agents.make(spec, 3)

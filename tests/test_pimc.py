@@ -15,10 +15,10 @@ from sixtysix.world_states import DeckPlan
 PRESETS = ("schnapsen", "sixty_six", "mini_2x4", "vu_schnapsen")
 
 
-def views_along_a_deal(game, seed: int, opponent: str = "heuristic"):
+def views_along_a_deal(game, seed: int, opponent: str = "heuristic:worlds=0"):
     """The mover's view at every decision of a heuristic-vs-``opponent`` deal."""
     state = game.new_deal(seed=seed)
-    players = [agents.make("heuristic", seed), agents.make(opponent, seed + 1)]
+    players = [agents.make("heuristic:worlds=0", seed), agents.make(opponent, seed + 1)]
     views = []
     while not state.is_terminal:
         view = state.view(state.current_player)
@@ -125,7 +125,7 @@ def minimax(state, horizon: int) -> int:
         return 0 if winner is None else points if winner == 0 else -points
     talon_open = record["closed_by"] < 0 and record["talon_end"] > record["talon_top"]
     if record["tricks_done"] >= horizon and record["phase"] == mc.LEAD and talon_open:
-        heuristic = agents.make("heuristic")
+        heuristic = agents.make("heuristic:worlds=0")
         playout = state.clone()
         while not playout.is_terminal:
             playout.apply(heuristic.act(playout.view(playout.current_player)))
@@ -138,7 +138,7 @@ def minimax(state, horizon: int) -> int:
 def test_horizon_search_equals_depth_limited_minimax(preset):
     game = game_of(preset)
     state = game.new_deal(seed=3)
-    heuristic = agents.make("heuristic")
+    heuristic = agents.make("heuristic:worlds=0")
     checked = 0
     while not state.is_terminal:
         record = state.array

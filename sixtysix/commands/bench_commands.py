@@ -227,8 +227,10 @@ def add_tournament_bench(kinds) -> None:
     tournament = add_kind(
         kinds,
         "tournament",
-        "heuristic vs heuristic on the numba path and the Python path, 1 and 2 workers",
-        "Heuristic vs heuristic deals: on the numba path (whole deals inside numba; also "
+        "the heuristic's rules (heuristic:worlds=0) against themselves on the numba path and "
+        "the Python path, 1 and 2 workers",
+        "Deals of the heuristic's rules against themselves (heuristic:worlds=0): on the "
+        "numba path (whole deals inside numba; also "
         "random vs random, with random playouts beside them as the yardstick), and on the "
         "Python path (a view and an act() call per decision) in one process, in a pool of 2 "
         "processes and on a local Dask cluster of 2 workers (start-up excluded; the best "

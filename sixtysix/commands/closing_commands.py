@@ -180,7 +180,8 @@ def add_evaluate(closing_commands) -> None:
         "the reference, game points lost per decision with 95% intervals, false and missed "
         "closes, by talon size and score: a Markdown table (printed and written to OUT.md), "
         "the scored decisions (OUT.parquet) and plots (OUT-loss.png, OUT-close-errors.png, "
-        "OUT-references.png).",
+        "OUT-references.png). On a mini preset, --equilibrium adds the CFR equilibrium of a "
+        "'sixtysix cfr solve' strategy as a third reference.",
     )
     evaluate.add_argument(
         "--positions",
@@ -216,6 +217,12 @@ def add_evaluate(closing_commands) -> None:
         help="evaluate only the positions with at most N talon cards (default: any)",
     )
     add_reference_options(evaluate)
+    evaluate.add_argument(
+        "--equilibrium",
+        metavar="STRATEGY.npz",
+        help="a strategy file of 'sixtysix cfr solve' on the positions' mini preset: its "
+        "equilibrium becomes a third reference (default: none)",
+    )
     add_seed(evaluate, "seed of the agents and of the sampled worlds", 0)
     add_run_options(evaluate, "the cached reference values and decisions")
     evaluate.set_defaults(run=partial(run_evaluate, evaluate))
@@ -235,8 +242,10 @@ def run_evaluate(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
             args.defense_worlds,
             args.defense_nodes,
             args.seed,
+            args.equilibrium,
         )
-        closing_harvest.read_positions(args.positions)
+        positions = closing_harvest.read_positions(args.positions)
+        closing_evaluation.check_equilibrium(args.equilibrium, positions)
     except ValueError as error:
         command.error(str(error))
     reason = unwritable(os.path.dirname(args.positions))

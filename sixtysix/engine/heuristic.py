@@ -1,5 +1,6 @@
-"""The ``heuristic`` policy: deterministic expert rules, in numba (the ``heuristic`` agent plays
-it; the solver's depth-limited search plays it out from its horizon).
+"""The ``heuristic`` policy: deterministic expert rules, in numba (``heuristic:worlds=0`` plays
+them alone; the ``heuristic`` agent adds exact counting at closing and in the strict phase,
+``agents.policy_agents``; the solver's depth-limited search plays them out from its horizon).
 
 ``heuristic_action(view, rules)`` reads only the two-player deal record
 (``multi_core.TWO_PLAYER_STATE_DTYPE``; ``rules`` a ``TABLE_RULES_DTYPE`` record) that
