@@ -54,7 +54,7 @@ from numba import njit
 from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name
 from sixtysix.engine.bits import popcount
-from sixtysix.engine.checks import check_integer
+from sixtysix.engine.checks import check_bool, check_integer
 from sixtysix.engine.solver import (
     NO_HORIZON,
     check_rules,
@@ -250,12 +250,6 @@ def _check_rollout(rollout) -> int:
     return ROLLOUTS[rollout]
 
 
-def _check_bool(value, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"invalid {name} {value!r}: {name} must be true or false")
-    return bool(value)
-
-
 class _TreeSearchAgent(Agent):
     """The shared agent: checked parameters, the pool, the solver workspace and the stream."""
 
@@ -265,14 +259,14 @@ class _TreeSearchAgent(Agent):
         self, seed, iterations, c, rollout, solver, worlds, capacity, infer, model_noise, candidates
     ) -> None:
         super().__init__(seed)
-        self.infer = _check_bool(infer, "infer")
+        self.infer = check_bool(infer, "infer")
         self.model_noise, self.candidates = check_inference(model_noise, candidates)
         self.worlds = worlds
         self.iterations = iterations
         self.c = _check_c(c)
         self.rollout = rollout
         self._rollout = _check_rollout(rollout)
-        self.solver = _check_bool(solver, "solver")
+        self.solver = check_bool(solver, "solver")
         self._pool = new_pool(capacity)
         self._workspace = new_workspace()
         self._stream = policies.new_stream(self.seed)

@@ -41,6 +41,7 @@ from numba import njit
 from sixtysix.engine import multi_core, solver
 from sixtysix.engine.actions import action_name, parse_action
 from sixtysix.engine.bits import trailing_zeros
+from sixtysix.engine.checks import check_bool
 from sixtysix.engine.worlds import world_record
 from sixtysix.table_view import TableView
 
@@ -211,9 +212,9 @@ class PimcAgent(Agent):
             )
         self.worlds = worlds
         self.horizon = horizon
-        self.infer = infer
+        self.infer = check_bool(infer, "infer")
         self.model_noise, self.candidates = check_inference(model_noise, candidates)
-        self.postpone = postpone
+        self.postpone = check_bool(postpone, "postpone")
         self._stream = new_stream(self.seed)
         self._workspace = solver.new_workspace()
         self._table = None  # the TablePimc that plays table views, made on first use

@@ -166,6 +166,9 @@ def test_pimc_parameters_are_checked():
     with pytest.raises(ValueError, match="invalid horizon -1"):
         agents.make("pimc:horizon=-1")
     assert agents.make("pimc:horizon=2,worlds=64").spec == "pimc:horizon=2,worlds=64"
+    for name in ("infer", "postpone"):
+        with pytest.raises(ValueError, match=f"invalid {name} 1: {name} must be true or false"):
+            agents.pimc.PimcAgent(**{name: 1})
 
 
 def test_pimc_plays_the_best_mean_action_with_ties_by_its_seed():

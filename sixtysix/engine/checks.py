@@ -42,6 +42,13 @@ def check_integer(value, name: str, least: int | None = None, below: int | None 
     return int(value)
 
 
+def check_bool(value, name: str) -> bool:
+    """``value`` as a bool, or a ValueError naming it: only True and False are valid."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"invalid {name} {value!r}: {name} must be true or false")
+    return bool(value)
+
+
 def check_seed(seed, name: str = "seed", span: int = 1) -> int:
     """A seed in ``[0, 2**64)``; with ``span`` n, seeds ``seed .. seed + n - 1`` must all fit."""
     return check_integer(seed, name, 0, SEED_LIMIT - span + 1)
