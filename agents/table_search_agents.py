@@ -104,12 +104,10 @@ from sixtysix.engine.multi_rules import SIDES_NONE
 from sixtysix.engine.table_search import move_score
 from sixtysix.table_game import TableState
 from sixtysix.theory.table_solver import (
-    THREE_SIDED,
-    TWO_SIDED,
     UNSETTLED,
     deal_kind,
     research_payoffs,
-    two_sides,
+    search_problem,
 )
 
 from . import policies
@@ -410,12 +408,11 @@ class WorldSearch:
         one by the kind of the position each action leads to (after the passes of a
         pending announcement round); None if the node limit stopped a search."""
         mover = world.current_player
-        kind = deal_kind(world)
-        if kind != UNSETTLED:
+        if deal_kind(world) != UNSETTLED:
             low, high = mc.legal_masks_array(world.array, self.rules)
             actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
             values = table_search.solve_children(
-                self._workspace, self.rules, world.array, *_problem(world, kind, mover), actions
+                self._workspace, self.rules, world.array, *search_problem(world, mover), actions
             )
             if table_search.stopped(self._workspace):
                 return None
@@ -429,26 +426,12 @@ class WorldSearch:
             if child.is_terminal:
                 values[action] = research_payoffs(child)[mover]
                 continue
-            problem = _problem(child, deal_kind(child), mover)
+            problem = search_problem(child, mover)
             value = table_search.solve_record(self._workspace, self.rules, child.array, *problem)
             if table_search.stopped(self._workspace):
                 return None
             values[action] = int(value[0])
         return values
-
-
-def _problem(state: TableState, kind: str, seat: int) -> tuple[int, int, int, int]:
-    """The arguments ``(maximizing seats, seat paid, payoff rule, the paid seat's side)`` of
-    a search of ``table_search`` for ``seat``'s value of ``state`` (of kind ``kind``): his
-    side's exact value on a two-sided deal (``TableSolver.solve``), else his paranoid
-    value with the payoff of every seat for himself, or of the sides at each leaf on an
-    unsettled deal (``TableSolver.paranoid``)."""
-    if kind == TWO_SIDED:
-        side = next(side for side in two_sides(state) if seat in side)
-        mask = sum(1 << member for member in side)
-        return mask, seat, table_search.PAY_ROOT_SIDES, mask
-    pay = table_search.PAY_SCORES if kind == THREE_SIDED else table_search.PAY_LEAF_SIDES
-    return 1 << seat, seat, pay, 0
 
 
 # ---- ismcts and dmcts -------------------------------------------------------------------

@@ -188,6 +188,36 @@ def deal_kind(state: TableState) -> str:
     return _classify(state)[0]
 
 
+def _payoff_rule(state: TableState) -> tuple[int, tuple[int, int] | None]:
+    """The payoff rule of a search of ``state`` and its two sides if it is two-sided."""
+    kind, partition, _ = _classify(state)
+    if kind == THREE_SIDED:
+        return PAY_SCORES, None
+    if kind == TWO_SIDED:
+        return PAY_ROOT_SIDES, partition
+    return PAY_LEAF_SIDES, None
+
+
+def search_problem(state: TableState, seat: int, method: str = "auto") -> tuple[int, int, int, int]:
+    """The arguments ``(maximizing seats, seat paid, payoff rule, the paid seat's side at the
+    root)`` of a ``table_search`` search for ``seat``'s value of ``state``: ``solve`` (his
+    side's exact value on a two-sided deal) or ``paranoid`` (he maximizes, every other
+    seat minimizes: the payoff of every seat for himself on a three-sided deal, of the
+    sides at each leaf on an unsettled one); ``auto``, ``solve`` where the deal is
+    two-sided, else ``paranoid``. The side is 0 unless the root is two-sided."""
+    pay, partition = _payoff_rule(state)
+    own_side = 0
+    if partition is not None:
+        a, b = partition
+        own_side = a if (a >> seat) & 1 else b
+    if method == "auto":
+        method = "solve" if pay == PAY_ROOT_SIDES else "paranoid"
+    if method == "solve":
+        two_sides(state)  # refuses a three-sided or unsettled deal
+        return own_side, seat, pay, own_side
+    return 1 << seat, seat, pay, own_side
+
+
 def two_sides(state: TableState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The two final sides of a two-sided deal as seat tuples; ``ValueError`` otherwise."""
     kind, partition, why = _classify(state)
@@ -292,21 +322,21 @@ class TableSolver:
         """The exact open-hand value of a two-sided deal for ``seat``'s side (default: the
         player to move), by alpha-beta with that side as the maximizer."""
         self._check(state)
-        problem = self._problem(state, self._seat(state, seat), "solve")
+        problem = search_problem(state, self._seat(state, seat), "solve")
         return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def paranoid(self, state: TableState, seat: int | None = None) -> int:
         """The paranoid value for ``seat`` (default: the player to move): ``seat``
         maximizes his payoff, every other seat (partners included) minimizes it."""
         self._check(state)
-        problem = self._problem(state, self._seat(state, seat), "paranoid")
+        problem = search_problem(state, self._seat(state, seat), "paranoid")
         return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def maxn(self, state: TableState) -> tuple[int, ...]:
         """The max^n vector: every mover maximizes his own payoff component; ties go to
         the first legal action in ascending id order."""
         self._check(state)
-        pay, partition = self._payoff_rule(state)
+        pay, partition = _payoff_rule(state)
         return self._maxn(pay, partition)(state.array, _row(state.array), 0)
 
     def action_values(
@@ -320,7 +350,7 @@ class TableSolver:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if state.is_terminal:
             return {}
-        problem = self._problem(state, self._seat(state, seat), method)
+        problem = search_problem(state, self._seat(state, seat), method)
         low, high = mc.legal_masks_array(state.array, self.rules)
         actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
         values = table_search.solve_children(
@@ -336,7 +366,7 @@ class TableSolver:
         values = self.action_values(state, seat, method)
         if not values:
             return []
-        max_mask = self._problem(state, self._seat(state, seat), method)[0]
+        max_mask = search_problem(state, self._seat(state, seat), method)[0]
         maximizing = (max_mask >> state.current_player) & 1
         target = max(values.values()) if maximizing else min(values.values())
         return [action for action, value in values.items() if value == target]
@@ -356,29 +386,6 @@ class TableSolver:
         if not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
         return int(seat)
-
-    def _payoff_rule(self, state: TableState) -> tuple[int, tuple[int, int] | None]:
-        kind, partition, _ = _classify(state)
-        if kind == THREE_SIDED:
-            return PAY_SCORES, None
-        if kind == TWO_SIDED:
-            return PAY_ROOT_SIDES, partition
-        return PAY_LEAF_SIDES, None
-
-    def _problem(self, state: TableState, seat: int, method: str):
-        """(maximizing seats, seat paid, payoff rule, the paid seat's side at the root) of
-        a search (the side is 0 unless the root is two-sided)."""
-        pay, partition = self._payoff_rule(state)
-        own_side = 0
-        if partition is not None:
-            a, b = partition
-            own_side = a if (a >> seat) & 1 else b
-        if method == "auto":
-            method = "solve" if pay == PAY_ROOT_SIDES else "paranoid"
-        if method == "solve":
-            two_sides(state)  # refuses a three-sided or unsettled deal
-            return own_side, seat, pay, own_side
-        return 1 << seat, seat, pay, own_side
 
     def _buffers(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """The child records and rows of the node at ``depth`` (reused: a node's children
