@@ -5,6 +5,8 @@ once by the agent's seed."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sixtysix.engine.actions import action_name
@@ -116,6 +118,8 @@ class HeuristicAgent(PolicyAgent):
                 f"invalid worlds {worlds!r}: worlds counted per decision, at least 0 "
                 "(0: the rules only)"
             )
+        if not math.isfinite(close_at):
+            raise ValueError(f"invalid close_at {close_at!r}: a number of game points")
         self.noise = float(noise)
         self.worlds = worlds
         self.close_at = float(close_at)

@@ -303,6 +303,8 @@ def test_rules_alone_keep_the_fast_path_and_a_closed_form_policy():
         ValueError, match="invalid worlds -1: worlds counted per decision, at least 0"
     ):
         agents.make("heuristic:worlds=-1")
+    with pytest.raises(ValueError, match="invalid close_at nan: a number of game points"):
+        agents.make("heuristic:close_at=nan")
 
 
 # ---- it sees only its own view ------------------------------------------------------------
