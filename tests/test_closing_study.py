@@ -244,7 +244,7 @@ def test_an_evaluation_asks_every_agent_at_every_position_against_the_reference(
     stored = pd.read_parquet(evaluation.files[0])
     pd.testing.assert_frame_equal(stored, decisions.reset_index(drop=True), check_dtype=False)
     text = evaluation.files[1].read_text()
-    assert "## By talon size" in text and "| heuristic | 6 |" in text
+    assert "## By talon size" in text and f"| {FAST[0]} | 6 |" in text
     assert all(path.read_bytes().startswith(b"\x89PNG") for path in evaluation.files[2:])
 
 
