@@ -36,9 +36,9 @@ is stopped and dropped, and no world follows, so the decision takes the mean ove
 solved before; if not even the first world was solved (a call or a first lead of
 ``snapszer4_called`` can take hundreds of millions of nodes in one world), it plays the
 table heuristic's choice (``agents.table_heuristic``). The budget is counted in nodes,
-not seconds, so a replay gives the same choices. In each world the open-hand searches of
-``TableSolver`` (``WorldSearch``: ``table_search`` on one workspace per agent, which
-carries the node limit) value every legal action for the mover:
+not seconds, so a replay gives the same choices. In each world the open-hand solver
+(``TableSolver``, one per agent, which carries the node limit: ``allow``) values every
+legal action for the mover:
 
 * two-sided deal (fixed partners, a called-card deal once the called card is in a hand,
   ``na66`` after the auction, ``snapszer3`` after a close or an announcement): the exact
@@ -97,17 +97,17 @@ from numba import njit
 
 from sixtysix import table_worlds
 from sixtysix.engine import multi_core as mc
-from sixtysix.engine import table_search
-from sixtysix.engine.actions import action_name, masks_to_actions
+from sixtysix.engine.actions import action_name
 from sixtysix.engine.bits import popcount, trailing_zeros
 from sixtysix.engine.multi_rules import SIDES_NONE
 from sixtysix.engine.table_search import move_score
 from sixtysix.table_game import TableState
 from sixtysix.theory.table_solver import (
+    TWO_SIDED,
     UNSETTLED,
+    TableSolver,
     deal_kind,
     research_payoffs,
-    search_problem,
 )
 
 from . import policies
@@ -333,7 +333,7 @@ class TablePimc:
     def __init__(self, seed: int, worlds: int) -> None:
         self.worlds = worlds
         self._stream = policies.new_stream(seed)
-        self._search: WorldSearch | None = None
+        self._solver: TableSolver | None = None
 
     def act(self, view) -> str:
         legal = view.legal_actions()
@@ -356,8 +356,8 @@ class TablePimc:
         this decision solved within the node budget (empty if not even the first one
         was); advances the agent's stream like ``act``."""
         game = view.game
-        search = self._search_for(game)
-        search.allow(NODE_BUDGET)
+        solver = self._solver_for(game)
+        solver.allow(NODE_BUDGET)
         chain = WorldChain(view, self._stream, PIMC_MIX_STEPS)
         solved: dict[bytes, dict[int, int]] = {}
         totals: dict[int, float] = {}
@@ -367,7 +367,7 @@ class TablePimc:
             chain.draw(world)
             key = world.tobytes()
             if key not in solved:
-                values = search.world_values(_world_state(game, world))
+                values = world_values(solver, _world_state(game, world))
                 if values is None:  # the budget ran out: this world is dropped
                     break
                 solved[key] = values
@@ -376,62 +376,38 @@ class TablePimc:
                 totals[action] = totals.get(action, 0) + value
         return {action: total / count for action, total in totals.items()}
 
-    def _search_for(self, game) -> WorldSearch:
+    def _solver_for(self, game) -> TableSolver:
         rules = game.rule_array.tobytes()
-        if self._search is None or self._search.rules.tobytes() != rules:
-            self._search = WorldSearch(game)
-        return self._search
+        if self._solver is None or self._solver.rules.tobytes() != rules:
+            self._solver = TableSolver(game)
+        return self._solver
 
 
-class WorldSearch:
-    """``pimc``'s open-hand values of a world (module docstring) by the searches of
-    ``table_search`` (those of ``TableSolver.solve`` and ``paranoid``), on one workspace
-    whose searches stop at a node limit (``allow``)."""
-
-    def __init__(self, game) -> None:
-        table_search.check_rules(game.rule_array)
-        self.rules = game.rule_array
-        self._workspace = table_search.new_workspace(mc.state_dtype(self.rules))
-
-    @property
-    def nodes(self) -> int:
-        """The nodes searched so far."""
-        return int(self._workspace.counters[1])
-
-    def allow(self, nodes: int) -> None:
-        """Let the searches run ``nodes`` more nodes from now."""
-        table_search.limit_nodes(self._workspace, self.nodes + nodes)
-
-    def world_values(self, world: TableState) -> dict[int, int] | None:
-        """The open-hand value of each legal action id of ``world``'s mover: for his side
-        on a two-sided deal, paranoid for him on a three-sided one, and on an unsettled
-        one by the kind of the position each action leads to (after the passes of a
-        pending announcement round); None if the node limit stopped a search."""
-        mover = world.current_player
-        if deal_kind(world) != UNSETTLED:
-            low, high = mc.legal_masks_array(world.array, self.rules)
-            actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
-            values = table_search.solve_children(
-                self._workspace, self.rules, world.array, *search_problem(world, mover), actions
-            )
-            if table_search.stopped(self._workspace):
-                return None
-            return dict(zip(actions.tolist(), values.tolist(), strict=True))
-        values = {}
-        for action in world.legal_action_ids():
-            child = _world_state(world.game, mc.copy_record(world.array))
-            mc.apply_checked(child.array, self.rules, action)
-            while child.array[0]["phase"] == mc.ANNOUNCE:  # the other seats pass
-                mc.apply_checked(child.array, self.rules, mc.A_PASS)
-            if child.is_terminal:
-                values[action] = research_payoffs(child)[mover]
-                continue
-            problem = search_problem(child, mover)
-            value = table_search.solve_record(self._workspace, self.rules, child.array, *problem)
-            if table_search.stopped(self._workspace):
-                return None
-            values[action] = int(value[0])
-        return values
+def world_values(solver: TableSolver, world: TableState) -> dict[int, int] | None:
+    """The open-hand value of each legal action id of ``world``'s mover (module docstring):
+    for his side on a two-sided deal, paranoid for him on a three-sided one, and on an
+    unsettled one by the kind of the position each action leads to (after the passes of a
+    pending announcement round); None if the solver's node limit stopped a search."""
+    if deal_kind(world) != UNSETTLED:
+        values = solver.action_values(world)
+        return None if solver.stopped else values
+    mover = world.current_player
+    rules = world.game.rule_array
+    values = {}
+    for action in world.legal_action_ids():
+        child = _world_state(world.game, mc.copy_record(world.array))
+        mc.apply_checked(child.array, rules, action)
+        while child.array[0]["phase"] == mc.ANNOUNCE:  # the other seats pass
+            mc.apply_checked(child.array, rules, mc.A_PASS)
+        if child.is_terminal:
+            values[action] = research_payoffs(child)[mover]
+        elif deal_kind(child) == TWO_SIDED:
+            values[action] = solver.solve(child, mover)
+        else:
+            values[action] = solver.paranoid(child, mover)
+        if solver.stopped:
+            return None
+    return values
 
 
 # ---- ismcts and dmcts -------------------------------------------------------------------

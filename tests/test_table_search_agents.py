@@ -19,10 +19,10 @@ from sixtysix.agents.table_search_agents import (
     TREE_MIX_STEPS,
     TablePimc,
     WorldChain,
-    WorldSearch,
     chain_steps,
     draw_world,
     seat_payoffs,
+    world_values,
 )
 
 import sixtysix
@@ -207,14 +207,14 @@ def test_pimc_plays_the_solvers_best_action_when_the_view_leaves_one_world():
 
 
 def test_pimc_values_each_world_as_the_table_solver_does():
-    """``WorldSearch`` (the node-limited searches of ``pimc``) gives the values of
+    """``world_values`` (``pimc``'s values of a world) gives the values of
     ``TableSolver``: ``solve`` on a two-sided deal, ``paranoid`` on a three-sided one, and
     on an unsettled one the value of the position each action leads to (the others
     passing an announcement round), by its kind."""
     kinds = set()
     for preset in ("mini3_3x3", "mini4_called_2x4", "mini3_called_3x3"):
         game = sixtysix.Game(preset)
-        solver, search = TableSolver(game), WorldSearch(game)
+        solver = TableSolver(game)
         for seed in range(8):
             state = random_position(game, seed, seed % 4)
             if state.is_terminal:
@@ -238,7 +238,7 @@ def test_pimc_values_each_world_as_the_table_solver_does():
                         expected[action] = solver.solve(child, mover)
                     else:
                         expected[action] = solver.paranoid(child, mover)
-            assert search.world_values(state) == expected, (preset, seed)
+            assert world_values(solver, state) == expected, (preset, seed)
     assert kinds == {"two-sided", "three-sided", "unsettled"}
 
 

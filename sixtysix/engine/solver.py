@@ -46,7 +46,7 @@ from . import multi_core as mc
 from .actions import action_name, masks_to_actions
 from .bits import masked_sum, popcount, trailing_zeros
 from .cards import QUEENS, RANKS_PER_SUIT, SUIT_MASK, SUIT_OF, suit_cards
-from .heuristic import heuristic_action
+from .heuristic import ABOVE_HIGHEST, heuristic_action
 from .multi_rules import CLAIM_AUTOMATIC, TRICK_VALUE_ALWAYS
 from .worlds import world_record
 
@@ -90,11 +90,6 @@ FIXED_FIELDS = (
 TALON_START, TALON_STOP = _words("talon")
 FIXED_START, FIXED_STOP = _words(FIXED_FIELDS[0])[0], _words(FIXED_FIELDS[-1])[1]
 RECORD_WORDS = mc.TWO_PLAYER_STATE_DTYPE.itemsize // 8
-#: By the cards of one suit (a suit-0 mask): the ranks above its highest (all if none).
-ABOVE_HIGHEST = np.array(
-    [SUIT_MASK & ~((1 << cards.bit_length()) - 1) for cards in range(SUIT_MASK + 1)],
-    dtype=np.int64,
-)
 assert (
     tuple(
         name

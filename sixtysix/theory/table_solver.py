@@ -198,7 +198,9 @@ def _payoff_rule(state: TableState) -> tuple[int, tuple[int, int] | None]:
     return PAY_LEAF_SIDES, None
 
 
-def search_problem(state: TableState, seat: int, method: str = "auto") -> tuple[int, int, int, int]:
+def _search_problem(
+    state: TableState, seat: int, method: str = "auto"
+) -> tuple[int, int, int, int]:
     """The arguments ``(maximizing seats, seat paid, payoff rule, the paid seat's side at the
     root)`` of a ``table_search`` search for ``seat``'s value of ``state``: ``solve`` (his
     side's exact value on a two-sided deal) or ``paranoid`` (he maximizes, every other
@@ -317,19 +319,30 @@ class TableSolver:
     def nodes(self) -> int:
         return self._maxn_nodes + int(self._workspace.counters[1])
 
+    def allow(self, nodes: int) -> None:
+        """Stop the alpha-beta searches (``solve``, ``paranoid``, ``action_values``) where
+        one would take them past ``nodes`` more nodes from now (``stopped`` then says so,
+        and their values are meaningless); by default they never stop."""
+        table_search.limit_nodes(self._workspace, int(self._workspace.counters[1]) + nodes)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the limit of ``allow`` stopped a search since it was set."""
+        return bool(table_search.stopped(self._workspace))
+
     # ---- public -----------------------------------------------------------------------
     def solve(self, state: TableState, seat: int | None = None) -> int:
         """The exact open-hand value of a two-sided deal for ``seat``'s side (default: the
         player to move), by alpha-beta with that side as the maximizer."""
         self._check(state)
-        problem = search_problem(state, self._seat(state, seat), "solve")
+        problem = _search_problem(state, self._seat(state, seat), "solve")
         return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def paranoid(self, state: TableState, seat: int | None = None) -> int:
         """The paranoid value for ``seat`` (default: the player to move): ``seat``
         maximizes his payoff, every other seat (partners included) minimizes it."""
         self._check(state)
-        problem = search_problem(state, self._seat(state, seat), "paranoid")
+        problem = _search_problem(state, self._seat(state, seat), "paranoid")
         return int(table_search.solve_record(self._workspace, self.rules, state.array, *problem)[0])
 
     def maxn(self, state: TableState) -> tuple[int, ...]:
@@ -350,7 +363,7 @@ class TableSolver:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
         if state.is_terminal:
             return {}
-        problem = search_problem(state, self._seat(state, seat), method)
+        problem = _search_problem(state, self._seat(state, seat), method)
         low, high = mc.legal_masks_array(state.array, self.rules)
         actions = np.array(masks_to_actions(int(low), int(high)), dtype=np.int64)
         values = table_search.solve_children(
@@ -366,7 +379,7 @@ class TableSolver:
         values = self.action_values(state, seat, method)
         if not values:
             return []
-        max_mask = search_problem(state, self._seat(state, seat), method)[0]
+        max_mask = _search_problem(state, self._seat(state, seat), method)[0]
         maximizing = (max_mask >> state.current_player) & 1
         target = max(values.values()) if maximizing else min(values.values())
         return [action for action, value in values.items() if value == target]
