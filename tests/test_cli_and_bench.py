@@ -63,22 +63,32 @@ def test_bench_core_json_reports_the_documented_fields(capsys):
     assert 13 < result["plies_per_deal"] < 17
 
 
+PYTHON_PATH_FIELDS = (
+    "python_deals_per_s_1_worker",
+    "python_deals_per_s_2_workers",
+    "python_deals_per_s_dask_2_workers",
+    "python_us_per_decision",
+    "python_random_us_per_decision",
+)
+NUMBA_PATH_FIELDS = ("numba_deals_per_s", "numba_random_deals_per_s", "random_playout_deals_per_s")
+
+
 def test_bench_tournament_json_reports_the_documented_fields(capsys):
     args = ("bench", "tournament", "--deals", "300", "--python-deals", "6", "--json")
     result = json.loads(run_cli(capsys, *args))
-    for name in (
-        "numba_deals_per_s",
-        "numba_random_deals_per_s",
-        "random_playout_deals_per_s",
-        "python_deals_per_s_1_worker",
-        "python_deals_per_s_2_workers",
-        "python_deals_per_s_dask_2_workers",
-        "python_us_per_decision",
-        "python_random_us_per_decision",
-    ):
+    for name in NUMBA_PATH_FIELDS + PYTHON_PATH_FIELDS:
         assert result[name] > 0, name
     ratio = result["numba_deals_per_s"] / result["random_playout_deals_per_s"]
     assert result["numba_ratio_to_playouts"] == pytest.approx(ratio, abs=1e-3)
+
+
+def test_bench_tournament_at_a_table_times_the_python_path_alone(capsys):
+    args = ("bench", "tournament", "--preset", "snapszer3", "--python-deals", "3", "--json")
+    result = json.loads(run_cli(capsys, *args))
+    assert (result["preset"], result["python_deals"]) == ("snapszer3", 3)
+    for name in PYTHON_PATH_FIELDS:
+        assert result[name] > 0, name
+    assert not set(NUMBA_PATH_FIELDS) & set(result), "tables have no numba path"
 
 
 @pytest.mark.parametrize("spec", ["pimc:horizon=1,worlds=4", "openspiel-mcts:simulations=5"])

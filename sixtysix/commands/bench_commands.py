@@ -229,16 +229,17 @@ def add_tournament_bench(kinds) -> None:
         "tournament",
         "the heuristic's rules (heuristic:worlds=0) against themselves on the numba path and "
         "the Python path, 1 and 2 workers",
-        "Deals of the heuristic's rules against themselves (heuristic:worlds=0): on the "
-        "numba path (whole deals inside numba; also "
-        "random vs random, with random playouts beside them as the yardstick), and on the "
-        "Python path (a view and an act() call per decision) in one process, in a pool of 2 "
-        "processes and on a local Dask cluster of 2 workers (start-up excluded; the best "
-        "of three rounds each).",
+        "Deals of the heuristic's rules against themselves (heuristic:worlds=0 in every "
+        "seat): on the numba path (whole deals inside numba; also random vs random, with "
+        "random playouts beside them as the yardstick; two-player presets only), and on the "
+        "Python path (a view and an act() call per decision; also random in every seat) in "
+        "one process, in a pool of 2 processes and on a local Dask cluster of 2 workers "
+        "(start-up excluded; the best of three rounds each).",
         run_tournament_bench,
         "sixty_six",
         ("deals", 200_000, "deals on the numba path", PLAYOUT_DEALS_LIMIT),
         FIRST_DEAL_SEED,
+        presets=[*ALL_PRESETS, *TABLE_PRESET_NAMES],
     )
     add_count(tournament, "python-deals", 2000, "deals on the Python path")
 

@@ -316,13 +316,35 @@ def compare_with_c(deals: int, seed: int = 1, rounds: int = 3) -> dict:
     }
 
 
-def _python_path_deals(preset: str, pair: tuple[str, str], seeds: list[int]) -> int:
-    """Play ``seeds`` on the Python path (a view and an ``act`` call per decision); returns the
-    decisions made. Module level, so worker processes can run it."""
+def _python_path_deals(preset: str, specs: tuple[str, ...], seeds: list[int]) -> int:
+    """Play ``seeds`` on the Python path (a view and an ``act`` call per decision), ``specs``
+    in seat order; returns the decisions made. Module level, so worker processes can run it."""
     from sixtysix.agents import play_deal
 
     game = Game(preset)
-    return sum(sum(play_deal(game, pair, seed).decisions) for seed in seeds)
+    return sum(sum(play_deal(game, specs, seed).decisions) for seed in seeds)
+
+
+def _seated(game, *specs: str) -> tuple[str, ...]:
+    """``specs`` repeated around the table, one per seat (``A, B`` at four seats: ``A, B, A,
+    B``, two teams)."""
+    return tuple(specs[seat % len(specs)] for seat in range(game.num_players))
+
+
+def _numba_path(game: Game, heuristic, randoms, deals: int, seed: int) -> dict:
+    """The numba-path fields of ``bench_tournament``: the heuristic's rules and random play
+    beside random playouts of the same deals."""
+    seeds = np.arange(seed, seed + deals, dtype=np.uint64)
+    numba_heuristic = _numba_path_deals_per_s(game, heuristic, seeds)
+    numba_random = _numba_path_deals_per_s(game, randoms, seeds)
+    playouts = max(bench_core(game.preset, deals, seed)["deals_per_s"] for _ in range(ROUNDS))
+    return {
+        "numba_deals_per_s": round(numba_heuristic, 1),
+        "numba_random_deals_per_s": round(numba_random, 1),
+        "random_playout_deals_per_s": playouts,
+        "numba_ratio_to_playouts": round(numba_heuristic / playouts, 3),
+        "numba_random_ratio_to_playouts": round(numba_random / playouts, 3),
+    }
 
 
 def _numba_path_deals_per_s(game: Game, pair: tuple[str, str], seeds: np.ndarray) -> float:
@@ -350,7 +372,7 @@ HEURISTIC_RULES = "heuristic:worlds=0"
 
 def _warm_worker(preset: str) -> None:
     """Load the imports and numba caches of a pool worker before it is timed."""
-    _python_path_deals(preset, (HEURISTIC_RULES, "random"), [0])
+    _python_path_deals(preset, _seated(Game(preset), HEURISTIC_RULES, "random"), [0])
 
 
 def _parallel_deals_per_s(submit, preset: str, pair, seeds: list[int], workers: int) -> float:
@@ -372,11 +394,12 @@ def _parallel_deals_per_s(submit, preset: str, pair, seeds: list[int], workers: 
 def bench_tournament(
     preset: str = "sixty_six", deals: int = 200_000, python_deals: int = 2000, seed: int = 1
 ) -> dict:
-    """The heuristic's rules against themselves (``HEURISTIC_RULES``): ``deals`` deals on the
-    numba path (and random vs random, and
-    random playouts beside them as the yardstick), and ``python_deals`` on the Python path
-    (a view and an ``act`` call per decision) in one process, in a pool of 2 and on a local
-    Dask cluster of 2 workers (start-up excluded). Every speed is the best of ``ROUNDS``."""
+    """The heuristic's rules against themselves (``HEURISTIC_RULES`` in every seat): ``deals``
+    deals on the numba path (and random vs random, and random playouts beside them as the
+    yardstick; two-player presets only, as tables have no numba path), and ``python_deals``
+    on the Python path (a view and an ``act`` call per decision) in one process, in a pool
+    of 2 and on a local Dask cluster of 2 workers (start-up excluded). Every speed is the
+    best of ``ROUNDS``."""
     from concurrent.futures import ProcessPoolExecutor
 
     from distributed import Client, LocalCluster
@@ -385,20 +408,19 @@ def bench_tournament(
     python_deals = check_integer(python_deals, "python_deals", 1)
     seed = check_seed(seed, span=max(deals, python_deals))
     game = Game(preset)
-    heuristic, random_pair = (HEURISTIC_RULES, HEURISTIC_RULES), ("random", "random")
-    seeds = np.arange(seed, seed + deals, dtype=np.uint64)
-    numba_heuristic = _numba_path_deals_per_s(game, heuristic, seeds)
-    numba_random = _numba_path_deals_per_s(game, random_pair, seeds)
-    playouts = max(bench_core(preset, deals, seed)["deals_per_s"] for _ in range(ROUNDS))
+    heuristic, randoms = _seated(game, HEURISTIC_RULES), _seated(game, "random")
+    result = {"preset": preset, "python_deals": python_deals, "seed": seed}
+    if not isinstance(game, TableGame):
+        result |= {"deals": deals} | _numba_path(game, heuristic, randoms, deals, seed)
 
     python_seeds = list(range(seed, seed + python_deals))
     _python_path_deals(preset, heuristic, python_seeds[:1])  # compile or load the cache first
     per_decision = {}
-    for name, pair in (("heuristic", heuristic), ("random", random_pair)):
+    for name, specs in (("heuristic", heuristic), ("random", randoms)):
         times = []
         for _ in range(ROUNDS):
             start = time.perf_counter()
-            decisions = _python_path_deals(preset, pair, python_seeds)
+            decisions = _python_path_deals(preset, specs, python_seeds)
             times.append(time.perf_counter() - start)
         per_decision[name] = (min(times) / decisions, python_deals / min(times))
 
@@ -417,16 +439,7 @@ def bench_tournament(
         submit = functools.partial(client.submit, pure=False)  # pure tasks would be cached
         dask = _parallel_deals_per_s(submit, preset, heuristic, python_seeds, 2)
     one_worker = per_decision["heuristic"][1]
-    return {
-        "preset": preset,
-        "deals": deals,
-        "python_deals": python_deals,
-        "seed": seed,
-        "numba_deals_per_s": round(numba_heuristic, 1),
-        "numba_random_deals_per_s": round(numba_random, 1),
-        "random_playout_deals_per_s": playouts,
-        "numba_ratio_to_playouts": round(numba_heuristic / playouts, 3),
-        "numba_random_ratio_to_playouts": round(numba_random / playouts, 3),
+    return result | {
         "python_deals_per_s_1_worker": round(one_worker, 1),
         "python_deals_per_s_2_workers": round(pool, 1),
         "python_deals_per_s_dask_2_workers": round(dask, 1),
