@@ -258,12 +258,15 @@ def add_agent(kinds) -> None:
         "agent",
         "seconds per decision of an agent against heuristic",
         "Seconds per decision of one agent against an opponent (heuristic by default) over "
-        "seeded deals, the agent in alternate seats: median and 90th percentile, overall and "
-        "split into talon-open and strict-phase decisions (a warm-up decision first).",
+        "seeded deals, the agent in each seat in turn and the opponent in every other seat "
+        "(at a table its partner's too): median and 90th percentile, overall and split into "
+        "talon-open and strict-phase decisions (a warm-up decision first), and the agent's "
+        "payoff per deal.",
         run_agent,
         "schnapsen",
         ("deals", 20, "deals to play"),
         FIRST_DEAL_SEED,
+        presets=[*ALL_PRESETS, *TABLE_PRESET_NAMES],
     )
     agent.add_argument("spec", type=buildable_agent_spec, help="the agent spec to time")
     agent.add_argument(

@@ -491,10 +491,12 @@ def bench_agent(
     progress: bool = True,
 ) -> dict:
     """Seconds per decision of ``spec`` against ``opponent`` over ``deals`` deals (seeds
-    ``seed + i``, ``spec`` in seat ``i % 2``, agents seeded as in a tournament): median and
-    90th percentile, overall and split into talon-open and strict-phase decisions. Decisions
-    with one legal action count too. The first decision's compile or cache load is excluded
-    by a warm-up decision on another deal."""
+    ``seed + i``, ``spec`` in seat ``i`` modulo the seats and ``opponent`` in every other
+    seat, a partner's too; agents seeded as in a tournament): median and 90th percentile,
+    overall and split into talon-open and strict-phase decisions, and the agent's mean
+    payoff (signed game points for two players). Decisions with one legal action count too.
+    The first decision's compile or cache load is excluded by a warm-up decision on another
+    deal."""
     from tqdm import tqdm
 
     from sixtysix.agents import make, play_deal, policies
@@ -512,17 +514,16 @@ def bench_agent(
     points = 0
     start = time.perf_counter()
     for i in tqdm(range(deals), desc=f"bench {spec}", unit="deal", disable=not progress):
-        deal_seed, seat = seed + i, i % 2
+        deal_seed, seat = seed + i, i % game.num_players
         players = [
-            make(name, int(policies.agent_seed(np.uint64(deal_seed), k)))
-            for k, name in enumerate((spec, opponent) if seat == 0 else (opponent, spec))
+            make(spec if k == seat else opponent, int(policies.agent_seed(np.uint64(deal_seed), k)))
+            for k in range(game.num_players)
         ]
         players[seat] = timer = _DecisionTimer(players[seat])
         result = play_deal(game, players, deal_seed)
         if result.error is not None:
             raise RuntimeError(f"deal {deal_seed}: {result.error}")
-        winner, game_points, _ = result.outcome
-        points += 0 if winner is None else game_points if winner == seat else -game_points
+        points += result.payoffs[seat]
         timed += timer.seconds
     seconds = time.perf_counter() - start
     everything = [elapsed for _, elapsed in timed]
