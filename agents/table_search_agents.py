@@ -81,8 +81,10 @@ heuristic is Python, far too slow for rollouts): at leads and follows the open-h
 search's move-ordering guess (following in a durchmars: the highest card that takes
 the trick from the other side), an exchange whenever legal, never a close; elsewhere
 uniform. ``solver`` is not supported on tables (``ValueError``). The two-player budgets
-serve tables too: ``ismcts``'s 10,000 iterations take about 30 ms a decision on
-``snapszer4``, ``dmcts``'s 32 worlds and 30,000 iterations about 20 ms. Each iteration
+serve tables too: ``ismcts``'s 10,000 iterations take a median of about 30 ms a decision
+on ``snapszer4``, ``dmcts``'s 32 worlds and 30,000 iterations about 60 ms
+(``sixtysix bench agent SPEC --preset snapszer4``; docs/multiplayer_tournaments.md has
+the table). Each iteration
 is bounded (one world, one rollout to the end of the deal) but for the draws the replay
 refuses, so these are budgeted as well: after the first world, the replay may refuse as
 many drawn deals in all as the decision has iterations. Where that budget runs out the
