@@ -102,7 +102,7 @@ def test_bench_agent_json_reports_the_documented_fields(capsys, spec):
     assert result["median_s"] <= result["p90_s"] <= result["max_s"]
 
 
-def test_bench_agent_at_a_table_seats_the_agent_in_every_seat_in_turn(capsys):
+def test_bench_agent_times_an_agent_at_a_table(capsys):
     args = ("bench", "agent", "heuristic", "--preset", "mini3_3x3", "--opponent", "random")
     result = json.loads(run_cli(capsys, *args, "--deals", "3", "--json"))
     assert (result["preset"], result["opponent"], result["deals"]) == ("mini3_3x3", "random", 3)
