@@ -375,7 +375,7 @@ def _warm_worker(preset: str) -> None:
     _python_path_deals(preset, _seated(Game(preset), HEURISTIC_RULES, "random"), [0])
 
 
-def _parallel_deals_per_s(submit, preset: str, pair, seeds: list[int], workers: int) -> float:
+def _parallel_deals_per_s(submit, preset: str, specs, seeds: list[int], workers: int) -> float:
     """Python-path deals per second of ``_python_path_deals`` on ``workers`` workers, each
     given an equal share of ``seeds`` through ``submit(function, *args) -> future``: the
     best of ``ROUNDS``, so that both backends are measured warm."""
@@ -383,7 +383,7 @@ def _parallel_deals_per_s(submit, preset: str, pair, seeds: list[int], workers: 
     for _ in range(ROUNDS):
         start = time.perf_counter()
         shares = [
-            submit(_python_path_deals, preset, pair, seeds[k::workers]) for k in range(workers)
+            submit(_python_path_deals, preset, specs, seeds[k::workers]) for k in range(workers)
         ]
         for share in shares:
             share.result()
