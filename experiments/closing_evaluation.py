@@ -316,7 +316,8 @@ def reference_batch(config_json: str, batch: Batch) -> pa.Table:
 @dataclass(frozen=True)
 class EvaluationConfig:
     """An evaluation: ``agents`` (spec strings) asked at the first ``limit`` positions
-    (None: all) with at most ``max_talon`` talon cards (None: any) of the positions file
+    (None: all) with at most ``max_talon`` and at least ``min_talon`` talon cards (None:
+    any) of the positions file
     ``positions``, against the PIMC reference over every world up to ``worlds_limit``
     worlds, else ``samples`` sampled ones, and best defense where there are at most
     ``defense_worlds`` worlds and an option's tree at most ``defense_nodes`` nodes, and,
@@ -334,12 +335,19 @@ class EvaluationConfig:
     defense_nodes: int = BEST_DEFENSE_NODES
     seed: int = 0
     equilibrium: str | None = None
+    min_talon: int | None = None
 
     def __post_init__(self) -> None:
         specs = canonical_specs(self.agents, 1, "an evaluation")
         refuse_cheating(specs)
         limit = None if self.limit is None else check_integer(self.limit, "limit", 1)
         talon = None if self.max_talon is None else check_integer(self.max_talon, "max_talon", 2)
+        fewest = None if self.min_talon is None else check_integer(self.min_talon, "min_talon", 2)
+        if talon is not None and fewest is not None and fewest > talon:
+            raise ValueError(
+                f"min_talon={fewest} is above max_talon={talon}: no talon size lies between; "
+                "valid is min_talon <= max_talon"
+            )
         for name, value in [
             ("positions", str(self.positions)),
             ("agents", specs),
@@ -351,6 +359,7 @@ class EvaluationConfig:
             ("defense_nodes", check_integer(self.defense_nodes, "defense_nodes", 1)),
             ("seed", check_seed(self.seed)),
             ("equilibrium", None if self.equilibrium is None else str(self.equilibrium)),
+            ("min_talon", fewest),
         ]:
             object.__setattr__(self, name, value)
 
@@ -359,14 +368,21 @@ class EvaluationConfig:
 
     def select(self, positions: pd.DataFrame) -> tuple[int, ...]:
         """The row numbers of the positions evaluated: those with at most ``max_talon``
-        talon cards, the first ``limit`` of them; ``ValueError`` if none."""
-        rows = positions.index
+        and at least ``min_talon`` talon cards, the first ``limit`` of them; ``ValueError``
+        if none."""
+        talon = positions["talon_size"]
+        chosen = pd.Series(True, index=positions.index)
+        bounds = []
         if self.max_talon is not None:
-            rows = rows[positions["talon_size"] <= self.max_talon]
-        selected = tuple(int(row) for row in rows[: self.limit])
+            chosen &= talon <= self.max_talon
+            bounds.append(f"at most {self.max_talon}")
+        if self.min_talon is not None:
+            chosen &= talon >= self.min_talon
+            bounds.append(f"at least {self.min_talon}")
+        selected = tuple(int(row) for row in positions.index[chosen][: self.limit])
         if not selected:
             raise ValueError(
-                f"no position of {self.positions} has at most {self.max_talon} talon cards"
+                f"no position of {self.positions} has {' and '.join(bounds)} talon cards"
             )
         return selected
 

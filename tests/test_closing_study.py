@@ -275,6 +275,25 @@ def test_a_rerun_reuses_the_cached_references_and_decisions(evaluation, monkeypa
         closing_evaluation.run_evaluation(other, evaluation.files[0].with_name("other"), workers=1)
 
 
+def test_the_talon_bounds_select_the_positions_between_them(evaluation):
+    """``min_talon`` and ``max_talon`` keep the positions of talon sizes between them (in
+    file order), and bounds with nothing between are refused, naming both."""
+    path = evaluation.config.positions
+    positions = closing_harvest.read_positions(path)
+    talon = positions["talon_size"]
+    middle = int(talon.median())
+    for low, high in [(middle, None), (None, middle), (middle, middle)]:
+        config = closing_evaluation.EvaluationConfig(
+            path, ("random",), max_talon=high, min_talon=low
+        )
+        kept = (talon >= (low or 0)) & (talon <= (high or 99))
+        assert config.select(positions) == tuple(positions.index[kept])
+    with pytest.raises(ValueError, match="min_talon=6 is above max_talon=4"):
+        closing_evaluation.EvaluationConfig(path, ("random",), max_talon=4, min_talon=6)
+    with pytest.raises(ValueError, match="has at least 99 talon cards"):
+        closing_evaluation.EvaluationConfig(path, ("random",), min_talon=99).select(positions)
+
+
 def test_the_equilibrium_is_a_third_reference_on_a_solved_mini(tmp_path, capsys):
     """``--equilibrium`` on ``mini_2x3``: each position's equilibrium values are the
     analyzer's, each decision is scored against them, and a strategy of another preset is

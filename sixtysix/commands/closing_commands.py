@@ -216,6 +216,12 @@ def add_evaluate(closing_commands) -> None:
         metavar="N",
         help="evaluate only the positions with at most N talon cards (default: any)",
     )
+    evaluate.add_argument(
+        "--min-talon",
+        type=integer_type("min-talon", 2),
+        metavar="N",
+        help="evaluate only the positions with at least N talon cards (default: any)",
+    )
     add_reference_options(evaluate)
     evaluate.add_argument(
         "--equilibrium",
@@ -243,6 +249,7 @@ def run_evaluate(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
             args.defense_nodes,
             args.seed,
             args.equilibrium,
+            args.min_talon,
         )
         positions = closing_harvest.read_positions(args.positions)
         closing_evaluation.check_equilibrium(args.equilibrium, positions)
