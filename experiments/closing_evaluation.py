@@ -513,7 +513,7 @@ def run_evaluation(
         ("references", plot_reference_gap(scored)),
     ]:
         files.append(stem.with_name(f"{stem.name}-{name}.png"))
-        figure.savefig(files[-1], dpi=120)
+        figure.savefig(files[-1], dpi=120, bbox_inches="tight")  # long agent specs too
     return evaluation
 
 
