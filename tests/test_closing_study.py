@@ -287,6 +287,7 @@ def test_the_talon_bounds_select_the_positions_between_them(evaluation):
             path, ("random",), max_talon=high, min_talon=low
         )
         kept = (talon >= (low or 0)) & (talon <= (high or 99))
+        assert 0 < kept.sum() < len(positions)  # each bound leaves some positions out
         assert config.select(positions) == tuple(positions.index[kept])
     with pytest.raises(ValueError, match="min_talon=6 is above max_talon=4"):
         closing_evaluation.EvaluationConfig(path, ("random",), max_talon=4, min_talon=6)
