@@ -77,7 +77,7 @@ from .search_tree import (
     new_pool,
     reset_tree,
 )
-from .world_weights import check_inference, inferred_worlds, refuse_inference_at_a_table
+from .world_weights import check_inference, inferred_worlds
 
 ROLLOUTS = {"random": policies.RANDOM, "heuristic": policies.HEURISTIC}
 MAX_ITERATIONS = 4_000_000  # about 2.1 GB of nodes
@@ -274,7 +274,6 @@ class _TreeSearchAgent(Agent):
 
     def act(self, view) -> str:
         if isinstance(view, TableView):
-            refuse_inference_at_a_table(self.infer, view)
             if self._table is None:
                 from .table_search_agents import TableTreeSearch
 
@@ -287,6 +286,7 @@ class _TreeSearchAgent(Agent):
                     self.c,
                     self._rollout,
                     self.solver,
+                    (self.model_noise, self.candidates) if self.infer else None,
                 )
             return self._table.act(view)
         game = view.game

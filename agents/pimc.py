@@ -47,7 +47,7 @@ from sixtysix.table_view import TableView
 
 from .base import Agent
 from .policies import draw_below, new_stream
-from .world_weights import check_inference, inferred_worlds, refuse_inference_at_a_table
+from .world_weights import check_inference, inferred_worlds
 
 
 @njit(cache=True)
@@ -251,11 +251,14 @@ class PimcAgent(Agent):
 
     def act(self, view) -> str:
         if isinstance(view, TableView):
-            refuse_inference_at_a_table(self.infer, view)
             if self._table is None:
                 from .table_search_agents import TablePimc
 
-                self._table = TablePimc(self.seed, self.worlds)
+                self._table = TablePimc(
+                    self.seed,
+                    self.worlds,
+                    (self.model_noise, self.candidates) if self.infer else None,
+                )
             return self._table.act(view)
         legal = view.legal_action_ids()
         if len(legal) == 1:

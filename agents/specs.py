@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from .cfr_player import CfrAgent
 from .human import HumanAgent
 from .mcts import DeterminizedMCTSAgent, InformationSetMCTSAgent
+from .open_hand import OpenHandAgent
 from .openspiel_bots import FINAL_POLICIES, OpenSpielISMCTSAgent, OpenSpielMCTSAgent
 from .pimc import PimcAgent
 from .policy_agents import HeuristicAgent, RandomAgent
@@ -46,6 +47,15 @@ class AgentInfo:
     factory: type
     description: str
     parameters: tuple[Parameter, ...] = ()
+
+
+#: The inference parameters of the search agents (``agents.world_weights``).
+INFERENCE_PARAMETERS = {
+    "infer": "weigh the worlds by the likelihood of the other seats' actions",
+    "model_noise": "noise of the inference's model of their play (two players: the "
+    "heuristic's rules; tables: the rollout's card choice)",
+    "candidates": "worlds drawn and weighed before the worlds searched are resampled",
+}
 
 
 def _constructor_types(factory: type) -> dict[str, type]:
@@ -94,9 +104,7 @@ BUILTIN: dict[str, AgentInfo] = {
             "perfect-information Monte Carlo: the open-hand solver's mean values over worlds",
             worlds="worlds per decision (all of them when there are fewer)",
             horizon="tricks searched while the talon is open before a heuristic playout (0: none)",
-            infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
-            candidates="worlds drawn and weighed before the worlds searched are resampled",
+            **INFERENCE_PARAMETERS,
             postpone="value each action at the next own decision, one choice for alike worlds",
         ),
         _builtin(
@@ -108,9 +116,7 @@ BUILTIN: dict[str, AgentInfo] = {
             c="UCT exploration constant (rewards in [-1, 1])",
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly (open-hand solver)",
-            infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
-            candidates="worlds drawn and weighed before the worlds searched are resampled",
+            **INFERENCE_PARAMETERS,
         ),
         _builtin(
             "ismcts",
@@ -120,9 +126,7 @@ BUILTIN: dict[str, AgentInfo] = {
             c="UCB exploration constant (rewards in [-1, 1])",
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly in each world",
-            infer="weigh the worlds by the likelihood of the opponent's actions",
-            model_noise="the inference's model of the opponent: the heuristic's rules, this noise",
-            candidates="worlds drawn and weighed before the worlds searched are resampled",
+            **INFERENCE_PARAMETERS,
         ),
         _builtin(
             "cfr",
@@ -147,6 +151,11 @@ BUILTIN: dict[str, AgentInfo] = {
             c="UCT exploration constant (in game points)",
             rollouts="random rollouts per leaf",
             solve="back up proven values (MCTS-Solver)",
+        ),
+        _builtin(
+            "open-hand",
+            OpenHandAgent,
+            "the open-hand solver on the true state (sees every card: a reference only)",
         ),
         _builtin(
             "human",

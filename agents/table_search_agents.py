@@ -69,6 +69,19 @@ action: a few ten thousand (``snapszer4``, ``snapszer4_called`` after the first 
 4 to 540 million at the call of ``snapszer4_called`` and 2 to 215 million at its first
 lead (where the budget gives the heuristic's choice).
 
+**Inference** (``infer=true`` on all three): the worlds are weighed by how well they
+explain the other seats' play, partner included. ``WorldChain.weighted`` draws
+``candidates`` worlds ``PIMC_MIX_STEPS`` apart, replays each and multiplies, at every
+lead or follow where another seat played one of several cards or marriages, the
+probability of his play under a model with ``model_noise``: ``noise / n`` for each of the
+``n``, and ``1 - noise`` more shared by the plays of highest ``move_score`` (the rollout's
+choice below; ``model_log_share``). Other decisions (calls, announcements, bids, closing,
+exchanges) are not modelled. The table heuristic (the two-player model's counterpart) is
+Python, far too slow to replay hundreds of worlds a decision. The worlds searched are
+resampled from the candidates in proportion (systematic resampling,
+``inference.resample``): ``pimc`` solves ``worlds`` of them, ``ismcts`` and ``dmcts``
+draw each iteration's (each tree's) world uniformly from ``candidates`` resampled ones.
+
 **ismcts** and **dmcts** (``TableTreeSearch``) are the two-player algorithms (``agents.mcts``)
 for N seats: multi-player single-observer ISMCTS (one tree over the searcher's
 information sets, a fresh world per iteration, availability counts in UCB) and
@@ -94,10 +107,13 @@ decide.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from sixtysix import table_worlds
+from sixtysix.engine import inference
 from sixtysix.engine import multi_core as mc
 from sixtysix.engine.actions import action_name
 from sixtysix.engine.bits import popcount, trailing_zeros
@@ -229,14 +245,48 @@ def chain_steps(stream, allowed, holder, steps):
 
 
 @njit(cache=True)
-def _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat):
+def _top_move_score(state, rules, cards):
+    """The highest ``move_score`` of the actions in the bit set ``cards``, and how many
+    actions have it."""
+    top, count = -1, 0
+    while cards:
+        score = move_score(state, rules, trailing_zeros(cards))
+        cards &= cards - 1
+        top, count = (score, 1) if score > top else (top, count + (score == top))
+    return top, count
+
+
+@njit(cache=True)
+def model_log_share(state, rules, action, noise):
+    """The log-probability of ``action`` by the mover of ``state`` under the inference's
+    model of a seat's play (module docstring): at a lead or a follow where he played one
+    of several cards or marriages, ``noise / n`` for each of the ``n`` and ``1 - noise``
+    more shared by those of highest ``move_score``; 0 for every other decision."""
+    if action >= mc.A_CALL or (state.phase != mc.LEAD and state.phase != mc.FOLLOW):
+        return 0.0
+    low, _ = mc.legal_masks(state, rules)
+    options = popcount(low)
+    if options < 2:
+        return 0.0
+    top, count = _top_move_score(state, rules, low)
+    share = noise / options
+    if move_score(state, rules, action) == top:
+        share += (1.0 - noise) / count
+    return math.log(share)
+
+
+@njit(cache=True)
+def _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat, model):
     """Deal ``deck`` with the chain's cards at the free positions and replay the public
     actions into ``into[0]``; whether every action was legal and made by its seat and the
-    world stands at ``seat``'s decision."""
+    world stands at ``seat``'s decision. With ``model[0]`` (the noise) below 1, ``model[1]``
+    gets the log-likelihood of the other seats' actions (``model_log_share``)."""
     for j in range(len(free)):
         deck[free[j]] = cards[holder[j]]
     state = into[0]
     rules = rules_array[0]
+    noise = model[0]
+    log_likelihood = 0.0
     mc.deal(state, rules, deck, dealer)
     for k in range(len(actions)):
         action = actions[k]
@@ -244,7 +294,10 @@ def _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions
         word = low if action < mc.HIGH else high
         if state.to_move != seats[k] or not (word >> (action % mc.HIGH)) & 1:
             return False
+        if noise < 1.0 and seats[k] != seat:
+            log_likelihood += model_log_share(state, rules, action, noise)
         mc.apply_with_knowledge(state, rules, action)
+    model[1] = log_likelihood
     return state.phase != mc.OVER and state.to_move == seat
 
 
@@ -253,19 +306,49 @@ def draw_world(stream, into, rules_array, chain_arrays, dealer, seat, steps, tri
     """Advance the chain ``steps`` proposals (again while the replay refuses its draws, at
     most ``tries`` draws) and write the world into ``into[0]``: the number of draws made,
     0 if every one was refused."""
-    deck, free, cards, allowed, holder, seats, actions = chain_arrays
+    deck, free, cards, allowed, holder, seats, actions, model = chain_arrays
     for k in range(tries):
         chain_steps(stream, allowed, holder, steps)
-        if _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat):
+        if _replay(
+            into, rules_array, deck, free, cards, holder, dealer, seats, actions, seat, model
+        ):
             return k + 1
     return 0
 
 
+@njit(cache=True)
+def weighted_worlds(stream, rules_array, chain_arrays, dealer, seat, steps, candidates, chosen):
+    """Draw ``candidates`` worlds from the chain and fill ``chosen`` by resampling them in
+    proportion to the likelihood of the other seats' actions (systematic resampling,
+    ``inference.resample``); False if the replay refused ``REPLAY_TRIES`` draws in a row."""
+    log_weights = np.empty(len(candidates))
+    for k in range(len(candidates)):
+        if not draw_world(
+            stream,
+            candidates[k : k + 1],
+            rules_array,
+            chain_arrays,
+            dealer,
+            seat,
+            steps,
+            REPLAY_TRIES,
+        ):
+            return False
+        log_weights[k] = chain_arrays[7][1]
+    picks = np.empty(len(chosen), dtype=np.int64)
+    rng = inference.resample((stream[0], stream[1], stream[2], stream[3]), log_weights, picks)
+    stream[0], stream[1], stream[2], stream[3] = rng
+    for k in range(len(chosen)):
+        chosen[k] = candidates[picks[k]]
+    return True
+
+
 class WorldChain:
     """The worlds of one view (module docstring), drawn from ``stream`` into table records,
-    ``mix_steps`` chain proposals per free position apart."""
+    ``mix_steps`` chain proposals per free position apart; ``model_noise`` below 1 is the
+    noise of the inference's model (``weighted``)."""
 
-    def __init__(self, view, stream: np.ndarray, mix_steps: int) -> None:
+    def __init__(self, view, stream: np.ndarray, mix_steps: int, model_noise: float = 1.0) -> None:
         layout = table_worlds.world_layout(view)
         index = {position: j for j, position in enumerate(layout.free)}
         deck = np.full(len(view.receipts), -1, dtype=np.int64)
@@ -286,6 +369,7 @@ class WorldChain:
             holder,
             np.array([seat for seat, _ in view.history], dtype=np.int64),
             np.array([action for _, action in view.history], dtype=np.int64),
+            np.array([model_noise, 0.0]),  # the noise; the last world's log-likelihood
         )
         self.game = view.game
         self.dealer = view.dealer
@@ -311,9 +395,43 @@ class WorldChain:
                 "its worlds are too rare for this sampler"
             )
 
+    def weighted(self, count: int, candidates: int) -> np.ndarray:
+        """``count`` world records resampled from ``candidates`` drawn by the likelihood of
+        the other seats' actions (module docstring)."""
+        dtype = mc.state_dtype(self.game.rule_array)
+        chosen = np.zeros(count, dtype=dtype)
+        if not weighted_worlds(
+            self.stream,
+            self.game.rule_array,
+            self.arrays,
+            self.dealer,
+            self.seat,
+            self.steps,
+            np.zeros(candidates, dtype=dtype),
+            chosen,
+        ):
+            raise ValueError(
+                f"{REPLAY_TRIES} drawn deals in a row were not consistent with the view: "
+                "its worlds are too rare for this sampler"
+            )
+        return chosen
+
     def deck(self) -> list[int]:
         """The deck (card per position) of the last world drawn."""
         return [int(card) for card in self.arrays[0]]
+
+
+def _worlds_of(view, stream, mix_steps: int, inference, count: int):
+    """The world chain of ``view`` and, with ``inference`` (``(model_noise, candidates)``),
+    ``count`` worlds resampled by the other seats' play (else none): ``(chain, records)``.
+    The candidates are drawn ``PIMC_MIX_STEPS`` apart, as independent as ``pimc``'s."""
+    if inference is None:
+        return WorldChain(view, stream, mix_steps), np.zeros(
+            0, mc.state_dtype(view.game.rule_array)
+        )
+    model_noise, candidates = inference
+    chain = WorldChain(view, stream, PIMC_MIX_STEPS, model_noise)
+    return chain, chain.weighted(count, candidates)
 
 
 def _world_state(game, array: np.ndarray) -> TableState:
@@ -330,10 +448,12 @@ def _world_state(game, array: np.ndarray) -> TableState:
 
 class TablePimc:
     """``pimc`` on a ``TableView`` (module docstring): ``worlds`` worlds per decision, within
-    ``NODE_BUDGET`` open-hand search nodes."""
+    ``NODE_BUDGET`` open-hand search nodes; ``inference`` (``(model_noise, candidates)``,
+    None for uniform worlds) weighs them by the other seats' play."""
 
-    def __init__(self, seed: int, worlds: int) -> None:
+    def __init__(self, seed: int, worlds: int, inference: tuple[float, int] | None = None) -> None:
         self.worlds = worlds
+        self.inference = inference
         self._stream = policies.new_stream(seed)
         self._solver: TableSolver | None = None
 
@@ -341,17 +461,7 @@ class TablePimc:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        values = self.action_values(view)
-        if not values:  # the budget ran out before one world was solved
-            return heuristic_action(view)
-        best = max(values.values())
-        ties = [action_name(action) for action, value in sorted(values.items()) if value == best]
-        if len(ties) == 1:
-            return ties[0]
-        preferred = heuristic_action(view)
-        if preferred in ties:
-            return preferred
-        return ties[policies.draw_below(self._stream, len(ties))]
+        return best_action(self.action_values(view), view, self._stream)
 
     def action_values(self, view) -> dict[int, float]:
         """The mean value (module docstring) of each legal action id over the worlds of
@@ -360,13 +470,18 @@ class TablePimc:
         game = view.game
         solver = self._solver_for(game)
         solver.allow(NODE_BUDGET)
-        chain = WorldChain(view, self._stream, PIMC_MIX_STEPS)
+        chain, inferred = _worlds_of(
+            view, self._stream, PIMC_MIX_STEPS, self.inference, self.worlds
+        )
         solved: dict[bytes, dict[int, int]] = {}
         totals: dict[int, float] = {}
         count = 0
         while count < self.worlds:
             world = np.zeros(1, dtype=mc.state_dtype(game.rule_array))
-            chain.draw(world)
+            if len(inferred):
+                world[0] = inferred[count]
+            else:
+                chain.draw(world)
             key = world.tobytes()
             if key not in solved:
                 values = world_values(solver, _world_state(game, world))
@@ -378,11 +493,35 @@ class TablePimc:
                 totals[action] = totals.get(action, 0) + value
         return {action: total / count for action, total in totals.items()}
 
+    def act_on_world(self, state: TableState) -> str:
+        """The choice of ``act`` when ``state`` is the one world (every card known): the
+        ``open-hand`` reference on tables (``agents.open_hand``)."""
+        solver = self._solver_for(state.game)
+        solver.allow(NODE_BUDGET)
+        values = world_values(solver, state)
+        return best_action(values, state.view(state.current_player), self._stream)
+
     def _solver_for(self, game) -> TableSolver:
         rules = game.rule_array.tobytes()
         if self._solver is None or self._solver.rules.tobytes() != rules:
             self._solver = TableSolver(game)
         return self._solver
+
+
+def best_action(values: dict[int, float] | None, view, stream) -> str:
+    """The action of highest value (action id -> value); among tied ones the table
+    heuristic's choice if it is one of them, else one drawn from ``stream``; with no
+    values (None or empty: the node budget ran out) the heuristic's choice."""
+    if not values:
+        return heuristic_action(view)
+    best = max(values.values())
+    ties = [action_name(action) for action, value in sorted(values.items()) if value == best]
+    if len(ties) == 1:
+        return ties[0]
+    preferred = heuristic_action(view)
+    if preferred in ties:
+        return preferred
+    return ties[policies.draw_below(stream, len(ties))]
 
 
 def world_values(solver: TableSolver, world: TableState) -> dict[int, int] | None:
@@ -479,9 +618,15 @@ def _iterate(kind, pool, rules_array, c, rollout, bound, stream, payoffs):
 
 
 @njit(cache=True, inline="always")
-def _next_world(stream, into, rules_array, chain_arrays, dealer, seat, steps, refusals_left):
-    """The next world of a tree search into ``into[0]``, the replay refusing at most
-    ``refusals_left`` draws: the refusals left after it, -1 if they ran out first."""
+def _next_world(stream, into, rules_array, source, refusals_left):
+    """The next world of a tree search into ``into[0]`` from ``source`` (``(chain arrays,
+    dealer, seat, steps, inferred)``): one of the ``inferred`` world records if there are
+    any, else the chain's, the replay refusing at most ``refusals_left`` draws: the
+    refusals left after it, -1 if they ran out first."""
+    chain_arrays, dealer, seat, steps, inferred = source
+    if len(inferred):
+        into[0] = inferred[policies.draw_below(stream, len(inferred))]
+        return refusals_left
     drawn = draw_world(
         stream, into, rules_array, chain_arrays, dealer, seat, steps, refusals_left + 1
     )
@@ -503,34 +648,25 @@ def search(
     c,
     rollout,
     bound,
+    inferred,
 ):
     """One decision of ``kind`` (``DMCTS`` or ``ISMCTS``) over the worlds of the chain
-    (``WorldChain.arrays``, at ``seat``'s decision): the action id of most root visits.
-    ``worlds`` counts only for ``DMCTS``. After the first world the replay may refuse
-    ``iterations`` drawn deals in all; where that budget runs out, the search stops and
-    the iterations made decide."""
+    (``WorldChain.arrays``, at ``seat``'s decision), or drawn from the ``inferred`` world
+    records if there are any: the action id of most root visits. ``worlds`` counts only
+    for ``DMCTS``. After the first world the replay may refuse ``iterations`` drawn deals
+    in all; where that budget runs out, the search stops and the iterations made decide."""
     payoffs = np.zeros(MAX_SEATS, dtype=np.int64)
     pool.root_visits[:] = 0
     pool.root_points[:] = 0
-    if not draw_world(
-        stream, pool.world, rules_array, chain_arrays, dealer, seat, steps, REPLAY_TRIES
-    ):
+    source = (chain_arrays, dealer, seat, steps, inferred)
+    if _next_world(stream, pool.world, rules_array, source, REPLAY_TRIES - 1) < 0:
         raise ValueError("the drawn deals were not consistent with the view")
     low, high = mc.legal_masks(pool.world[0], rules_array[0])
     refusals_left = iterations
     if kind == DMCTS:
         for w in range(worlds):
             if w > 0:
-                refusals_left = _next_world(
-                    stream,
-                    pool.world,
-                    rules_array,
-                    chain_arrays,
-                    dealer,
-                    seat,
-                    steps,
-                    refusals_left,
-                )
+                refusals_left = _next_world(stream, pool.world, rules_array, source, refusals_left)
                 if refusals_left < 0:
                     break
             reset_tree(pool)
@@ -544,14 +680,7 @@ def search(
         for i in range(iterations):
             if i > 0:
                 refusals_left = _next_world(
-                    stream,
-                    pool.scratch,
-                    rules_array,
-                    chain_arrays,
-                    dealer,
-                    seat,
-                    steps,
-                    refusals_left,
+                    stream, pool.scratch, rules_array, source, refusals_left
                 )
                 if refusals_left < 0:
                     break
@@ -574,6 +703,7 @@ class TableTreeSearch:
         c: float,
         rollout: int,
         solver: bool,
+        inference: tuple[float, int] | None,
     ) -> None:
         if solver:
             raise ValueError(
@@ -585,6 +715,7 @@ class TableTreeSearch:
         self.iterations = iterations
         self.c = c
         self._rollout = rollout
+        self.inference = inference
         self._pool = pool
         self._stream = policies.new_stream(seed)
 
@@ -598,7 +729,8 @@ class TableTreeSearch:
             self._pool = self._pool._replace(
                 world=np.zeros(1, dtype=dtype), scratch=np.zeros(1, dtype=dtype)
             )
-        chain = WorldChain(view, self._stream, TREE_MIX_STEPS)
+        candidates = self.inference[1] if self.inference else 0
+        chain, inferred = _worlds_of(view, self._stream, TREE_MIX_STEPS, self.inference, candidates)
         action = search(
             self.kind,
             self._pool,
@@ -613,5 +745,6 @@ class TableTreeSearch:
             self.c,
             self._rollout,
             game.rules.max_game_points,
+            inferred,
         )
         return action_name(action)

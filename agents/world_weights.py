@@ -1,5 +1,6 @@
 """Worlds weighed by the opponent's play, for the search agents (``pimc``, ``ismcts``,
-``dmcts`` with ``infer=true``).
+``dmcts`` with ``infer=true``) in two-player games (tables: ``WorldChain.weighted`` in
+``agents.table_search_agents``).
 
 The agent draws ``candidates`` uniform worlds of its view (all of them when there are no
 more), weighs each by the likelihood of the opponent's actions so far under the heuristic
@@ -25,15 +26,6 @@ def check_inference(model_noise: float, candidates: int) -> tuple[float, int]:
     if candidates < 1:
         raise ValueError(f"invalid candidates {candidates!r}: at least 1 world to weigh")
     return float(model_noise), int(candidates)
-
-
-def refuse_inference_at_a_table(infer: bool, view) -> None:
-    """``infer=true`` weighs two-player worlds only: a clear error at a table."""
-    if infer:
-        raise ValueError(
-            f"infer=true is not available for {view.game.preset} "
-            "(three or four seats): it weighs two-player worlds only; use infer=false"
-        )
 
 
 def inferred_worlds(view, stream, count: int, candidates: int, model_noise: float) -> np.ndarray:

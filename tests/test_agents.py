@@ -26,7 +26,7 @@ def test_available_lists_the_built_ins_with_their_descriptions():
     assert {"random", "heuristic"} <= set(listed)
     for info in listed.values():
         assert info["description"] and isinstance(info["parameters"], list)
-        assert info["cheating"] is (info["name"] == "openspiel-mcts")
+        assert info["cheating"] is (info["name"] in {"openspiel-mcts", "open-hand"})
 
 
 @pytest.mark.parametrize("name", sorted(set(agents.BUILTIN) - {"cfr"}))  # cfr: test_cfr_agent.py

@@ -300,6 +300,24 @@ def test_choices_do_not_depend_on_cards_the_seat_cannot_see(agent, name):
     assert_blind(SPECS[agent], name)
 
 
+#: The search agents with ``infer=true``, whose worlds are weighed by the other seats'
+#: play (their hidden cards must not weigh them).
+INFERRING = (
+    "pimc:worlds=4,infer=true,candidates=16",
+    "ismcts:iterations=50,infer=true,candidates=16",
+    "dmcts:iterations=50,worlds=4,infer=true,candidates=16",
+)
+
+
+@pytest.mark.parametrize("spec", INFERRING)
+@pytest.mark.parametrize("name", ["snapszer4", "mini:snapszer4_called", "snapszer3_called", "na66"])
+def test_inference_weighs_the_worlds_by_the_view_alone(spec, name):
+    if spec.startswith("pimc") and name in ON_MINIS["pimc"]:
+        name = f"mini:{name}"
+    play(game_of(name), [spec] * game_of(name).num_players, 0)
+    assert_blind(spec, name)
+
+
 class Peeker:
     """A user's agent that cheats: it walks its callers' frames to the deal's ``TableState``
     (the one whose view for its seat is the view it was given) and lets the other seats'
