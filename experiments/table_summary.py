@@ -202,6 +202,24 @@ def team_summary(results: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def lineup_summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Per lineup and agent of a game without fixed partners, indexed by ``lineup_name``
+    and ``agent``: deals, groups, win share, game points and payoff per deal with 95%
+    intervals over groups. It tells one field from another, e.g. ``heuristic`` against
+    two ``random`` seats (lineup ``"heuristic, random, random"``) from ``heuristic`` with
+    one. Empty for the partnership games (their lineups: ``team_summary``)."""
+    if is_partnership(results):
+        return pd.DataFrame()
+    table = _interval_summary(seat_outcomes(units_of(results)), ["lineup", "agent"])
+    names = results.drop_duplicates("lineup").set_index("lineup")["lineup_name"]
+    order = {name: i for i, name in enumerate(agents(results))}
+    table = table.sort_index(key=lambda level: level.map(order) if level.name == "agent" else level)
+    lineups = table.index.get_level_values("lineup").map(names)
+    agent_names = table.index.get_level_values("agent")
+    table.index = pd.MultiIndex.from_arrays([lineups, agent_names], names=["lineup", "agent"])
+    return table
+
+
 def partner_summary(results: pd.DataFrame) -> pd.DataFrame:
     """Per (agent, partner) in a partnership game with mixed teams (``--mixed``): deals,
     groups, win share and payoff per deal with 95% intervals over groups. Empty when no team
@@ -516,6 +534,7 @@ class TableSummary:
     unit: str
     agents: pd.DataFrame
     teams: pd.DataFrame
+    lineups: pd.DataFrame
     partners: pd.DataFrame
     head_to_head: pd.DataFrame
     ratings: pd.DataFrame
@@ -535,6 +554,7 @@ class TableSummary:
         names = (
             "agents",
             "teams",
+            "lineups",
             "partners",
             "head_to_head",
             "ratings",
@@ -571,6 +591,10 @@ class TableSummary:
             teams = teams.rename(columns={"first_team": "first team", "second_team": "second team"})
             readable["Team pairings (the first team's side)"] = teams.assign(
                 draws=self.teams["draws"], errors=self.teams["errors"]
+            )
+        if not self.lineups.empty:
+            readable["Lineups (each agent's seats in each lineup)"] = pd.DataFrame(
+                rates(self.lineups, True), index=self.lineups.index
             )
         if not self.partners.empty:
             partners = pd.DataFrame(rates(self.partners, False), index=self.partners.index)
@@ -641,6 +665,7 @@ def summarize_table(
         unit="match" if is_match_mode(results) else "deal",
         agents=agent_summary(results),
         teams=team_summary(results),
+        lineups=lineup_summary(results),
         partners=partner_summary(results),
         head_to_head=pd.DataFrame() if is_partnership(results) else head_to_head(results),
         ratings=ratings(results, resamples=resamples, seed=seed, alpha=alpha, anchor=anchor),

@@ -120,6 +120,25 @@ def test_agent_means_and_intervals_are_over_duplicate_groups():
     assert table["errors"].tolist() == [0, 0]
 
 
+def test_lineups_give_each_agents_outcome_in_each_lineup():
+    table = table_summary.lineup_summary(THREE_SEATS)
+    assert list(table.index) == [
+        ("A, B, B", "A"),
+        ("A, B, B", "B"),
+        ("A, A, B", "A"),
+        ("A, A, B", "B"),
+    ]
+    assert table["deals"].tolist() == [6, 6, 2, 2] and table["groups"].tolist() == [2, 2, 1, 1]
+    # A alone in "A, B, B" won rows 0, 4 and 5: a third of deal 0's rotations, two of deal 1's
+    half = stats.t.ppf(0.975, 1) * np.std([1 / 3, 2 / 3], ddof=1) / np.sqrt(2)
+    found = table.loc[("A, B, B", "A"), ["win_rate", "win_rate_low", "win_rate_high"]]
+    assert found.tolist() == pytest.approx([0.5, 0.5 - half, 0.5 + half])
+    assert table.loc[("A, A, B", "A"), "payoff"] == pytest.approx(-1)
+    assert table.loc[("A, A, B", "B"), "win_rate"] == 1  # B won both rotations
+    assert "Lineups" in table_summary.summarize_table(THREE_SEATS, resamples=5).to_text()
+    assert table_summary.lineup_summary(FOUR_SEATS).empty  # teams: team_summary
+
+
 def test_errors_are_charged_to_the_failing_seat():
     rows = THREE_SEATS.copy()
     rows.loc[[1, 6], "error"] = "P1 (A) raised ValueError"
@@ -367,7 +386,7 @@ def test_text_and_markdown_show_what_the_game_has(tournaments):
     assert set(four.tables) == {"agents", "teams", "partners", "ratings", "duplicate"}
     called = table_summary.summarize_table_file(tournaments["snapszer4_called"], resamples=20)
     markdown = called.to_markdown()
-    assert markdown.count("### ") == 6 and "Team pairings" not in markdown
+    assert markdown.count("### ") == 7 and "Team pairings" not in markdown
     assert "| agent | opponent | deals | groups | win share |" in markdown
     assert "| agent | alone | calls |" in markdown
     assert "| agent | deals | win share | game points/deal | payoff/deal |" in markdown
