@@ -18,13 +18,15 @@ WIN_SHARE_TABLES = {
     "agents": "agent",
     "teams": "first team against second team",
     "partners": "agent with partner",
+    "lineups": "agent in each lineup",
 }
 
 
 def plot_win_shares(summary: TableSummary, table: str = "agents") -> Figure:
     """The win share of each agent (``table="agents"``), of each lineup's first team
-    (``"teams"``) or of each agent with each partner (``"partners"``), with its 95% interval
-    over duplicate groups; a dashed line marks a seat's mean win share."""
+    (``"teams"``), of each agent with each partner (``"partners"``) or in each lineup
+    (``"lineups"``), with its 95% interval over duplicate groups; a dashed line marks a
+    seat's mean win share."""
     if table not in WIN_SHARE_TABLES:
         raise ValueError(f"table must be one of {', '.join(WIN_SHARE_TABLES)}, not {table!r}")
     rows = getattr(summary, table)
@@ -34,6 +36,8 @@ def plot_win_shares(summary: TableSummary, table: str = "agents") -> Figure:
         labels = rows["first_team"] + " vs " + rows["second_team"]
     elif table == "partners":
         labels = [f"{agent} with {partner}" for agent, partner in rows.index]
+    elif table == "lineups":
+        labels = [f"{agent} in {lineup}" for lineup, agent in rows.index]
     else:
         labels = rows.index
     share = rows["win_rate"].to_numpy()

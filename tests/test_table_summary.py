@@ -407,6 +407,9 @@ def test_save_table_plots_writes_png_files_next_to_the_results(tournaments):
     three = table_summary.summarize_table_file(tournaments["snapszer3"], resamples=10)
     with pytest.raises(ValueError, match="no teams"):
         table_plots.plot_win_shares(three, "teams")
+    axes = table_plots.plot_win_shares(three, "lineups").axes[0]
+    lineup, agent = three.lineups.index[0]
+    assert axes.get_yticklabels()[0].get_text() == f"{agent} in {lineup}"
 
 
 def test_the_notebook_plays_and_summarizes_its_own_tournaments(tmp_path, monkeypatch):
