@@ -343,6 +343,14 @@ def weighted_worlds(stream, rules_array, chain_arrays, dealer, seat, steps, cand
     return True
 
 
+def _too_rare() -> ValueError:
+    """The error of a view whose worlds the chain's replay keeps refusing."""
+    return ValueError(
+        f"{REPLAY_TRIES} drawn deals in a row were not consistent with the view: "
+        "its worlds are too rare for this sampler"
+    )
+
+
 class WorldChain:
     """The worlds of one view (module docstring), drawn from ``stream`` into table records,
     ``mix_steps`` chain proposals per free position apart; ``model_noise`` below 1 is the
@@ -390,10 +398,7 @@ class WorldChain:
             self.steps,
             REPLAY_TRIES,
         ):
-            raise ValueError(
-                f"{REPLAY_TRIES} drawn deals in a row were not consistent with the view: "
-                "its worlds are too rare for this sampler"
-            )
+            raise _too_rare()
 
     def weighted(self, count: int, candidates: int) -> np.ndarray:
         """``count`` world records resampled from ``candidates`` drawn by the likelihood of
@@ -410,10 +415,7 @@ class WorldChain:
             np.zeros(candidates, dtype=dtype),
             chosen,
         ):
-            raise ValueError(
-                f"{REPLAY_TRIES} drawn deals in a row were not consistent with the view: "
-                "its worlds are too rare for this sampler"
-            )
+            raise _too_rare()
         return chosen
 
     def deck(self) -> list[int]:
@@ -421,15 +423,14 @@ class WorldChain:
         return [int(card) for card in self.arrays[0]]
 
 
-def _worlds_of(view, stream, mix_steps: int, inference, count: int):
-    """The world chain of ``view`` and, with ``inference`` (``(model_noise, candidates)``),
+def _worlds_of(view, stream, mix_steps: int, weighing, count: int):
+    """The world chain of ``view`` and, with ``weighing`` (``(model_noise, candidates)``),
     ``count`` worlds resampled by the other seats' play (else none): ``(chain, records)``.
     The candidates are drawn ``PIMC_MIX_STEPS`` apart, as independent as ``pimc``'s."""
-    if inference is None:
-        return WorldChain(view, stream, mix_steps), np.zeros(
-            0, mc.state_dtype(view.game.rule_array)
-        )
-    model_noise, candidates = inference
+    if weighing is None:
+        none = np.zeros(0, mc.state_dtype(view.game.rule_array))
+        return WorldChain(view, stream, mix_steps), none
+    model_noise, candidates = weighing
     chain = WorldChain(view, stream, PIMC_MIX_STEPS, model_noise)
     return chain, chain.weighted(count, candidates)
 
@@ -448,12 +449,12 @@ def _world_state(game, array: np.ndarray) -> TableState:
 
 class TablePimc:
     """``pimc`` on a ``TableView`` (module docstring): ``worlds`` worlds per decision, within
-    ``NODE_BUDGET`` open-hand search nodes; ``inference`` (``(model_noise, candidates)``,
-    None for uniform worlds) weighs them by the other seats' play."""
+    ``NODE_BUDGET`` open-hand search nodes; ``weighing`` (``(model_noise, candidates)``,
+    None for uniform worlds) weighs them by the other seats' play (``infer=true``)."""
 
-    def __init__(self, seed: int, worlds: int, inference: tuple[float, int] | None = None) -> None:
+    def __init__(self, seed: int, worlds: int, weighing: tuple[float, int] | None = None) -> None:
         self.worlds = worlds
-        self.inference = inference
+        self.weighing = weighing
         self._stream = policies.new_stream(seed)
         self._solver: TableSolver | None = None
 
@@ -470,9 +471,7 @@ class TablePimc:
         game = view.game
         solver = self._solver_for(game)
         solver.allow(NODE_BUDGET)
-        chain, inferred = _worlds_of(
-            view, self._stream, PIMC_MIX_STEPS, self.inference, self.worlds
-        )
+        chain, inferred = _worlds_of(view, self._stream, PIMC_MIX_STEPS, self.weighing, self.worlds)
         solved: dict[bytes, dict[int, int]] = {}
         totals: dict[int, float] = {}
         count = 0
@@ -703,7 +702,7 @@ class TableTreeSearch:
         c: float,
         rollout: int,
         solver: bool,
-        inference: tuple[float, int] | None,
+        weighing: tuple[float, int] | None,
     ) -> None:
         if solver:
             raise ValueError(
@@ -715,7 +714,7 @@ class TableTreeSearch:
         self.iterations = iterations
         self.c = c
         self._rollout = rollout
-        self.inference = inference
+        self.weighing = weighing
         self._pool = pool
         self._stream = policies.new_stream(seed)
 
@@ -729,8 +728,8 @@ class TableTreeSearch:
             self._pool = self._pool._replace(
                 world=np.zeros(1, dtype=dtype), scratch=np.zeros(1, dtype=dtype)
             )
-        candidates = self.inference[1] if self.inference else 0
-        chain, inferred = _worlds_of(view, self._stream, TREE_MIX_STEPS, self.inference, candidates)
+        candidates = self.weighing[1] if self.weighing else 0
+        chain, inferred = _worlds_of(view, self._stream, TREE_MIX_STEPS, self.weighing, candidates)
         action = search(
             self.kind,
             self._pool,
