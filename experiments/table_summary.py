@@ -203,8 +203,8 @@ def team_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def lineup_summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Per lineup and agent of a game without fixed partners, indexed by ``lineup_name``
-    and ``agent``: deals, groups, win share, game points and payoff per deal with 95%
+    """Per lineup and agent of a game without fixed partners, indexed by the lineup's name
+    and the agent: deals, groups, win share, game points and payoff per deal with 95%
     intervals over groups. It tells one field from another, e.g. ``heuristic`` against
     two ``random`` seats (lineup ``"heuristic, random, random"``) from ``heuristic`` with
     one. Empty for the partnership games (their lineups: ``team_summary``)."""

@@ -312,8 +312,7 @@ INFERRING = (
 @pytest.mark.parametrize("spec", INFERRING)
 @pytest.mark.parametrize("name", ["snapszer4", "mini:snapszer4_called", "snapszer3_called", "na66"])
 def test_inference_weighs_the_worlds_by_the_view_alone(spec, name):
-    if spec.startswith("pimc") and name in ON_MINIS["pimc"]:
-        name = f"mini:{name}"
+    """Legal play with the agent in every seat, and the leak check."""
     play(game_of(name), [spec] * game_of(name).num_players, 0)
     assert_blind(spec, name)
 
