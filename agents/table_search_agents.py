@@ -257,14 +257,14 @@ def _top_move_score(state, rules, cards):
 
 
 @njit(cache=True)
-def model_log_share(state, rules, action, noise):
-    """The log-probability of ``action`` by the mover of ``state`` under the inference's
-    model of a seat's play (module docstring): at a lead or a follow where he played one
-    of several cards or marriages, ``noise / n`` for each of the ``n`` and ``1 - noise``
-    more shared by those of highest ``move_score``; 0 for every other decision."""
+def model_log_share(state, rules, low, action, noise):
+    """The log-probability of ``action`` by the mover of ``state`` (whose legal card and
+    marriage actions are the bit set ``low``) under the inference's model of a seat's play
+    (module docstring): at a lead or a follow where he played one of several cards or
+    marriages, ``noise / n`` for each of the ``n`` and ``1 - noise`` more shared by those
+    of highest ``move_score``; 0 for every other decision."""
     if action >= mc.A_CALL or (state.phase != mc.LEAD and state.phase != mc.FOLLOW):
         return 0.0
-    low, _ = mc.legal_masks(state, rules)
     options = popcount(low)
     if options < 2:
         return 0.0
@@ -295,7 +295,7 @@ def _replay(into, rules_array, deck, free, cards, holder, dealer, seats, actions
         if state.to_move != seats[k] or not (word >> (action % mc.HIGH)) & 1:
             return False
         if noise < 1.0 and seats[k] != seat:
-            log_likelihood += model_log_share(state, rules, action, noise)
+            log_likelihood += model_log_share(state, rules, low, action, noise)
         mc.apply_with_knowledge(state, rules, action)
     model[1] = log_likelihood
     return state.phase != mc.OVER and state.to_move == seat
@@ -321,6 +321,7 @@ def weighted_worlds(stream, rules_array, chain_arrays, dealer, seat, steps, cand
     """Draw ``candidates`` worlds from the chain and fill ``chosen`` by resampling them in
     proportion to the likelihood of the other seats' actions (systematic resampling,
     ``inference.resample``); False if the replay refused ``REPLAY_TRIES`` draws in a row."""
+    model = chain_arrays[7]  # the noise; the last world's log-likelihood
     log_weights = np.empty(len(candidates))
     for k in range(len(candidates)):
         if not draw_world(
@@ -334,7 +335,7 @@ def weighted_worlds(stream, rules_array, chain_arrays, dealer, seat, steps, cand
             REPLAY_TRIES,
         ):
             return False
-        log_weights[k] = chain_arrays[7][1]
+        log_weights[k] = model[1]
     picks = np.empty(len(chosen), dtype=np.int64)
     rng = inference.resample((stream[0], stream[1], stream[2], stream[3]), log_weights, picks)
     stream[0], stream[1], stream[2], stream[3] = rng
@@ -476,10 +477,10 @@ class TablePimc:
         totals: dict[int, float] = {}
         count = 0
         while count < self.worlds:
-            world = np.zeros(1, dtype=mc.state_dtype(game.rule_array))
             if len(inferred):
-                world[0] = inferred[count]
+                world = inferred[count : count + 1]
             else:
+                world = np.zeros(1, dtype=mc.state_dtype(game.rule_array))
                 chain.draw(world)
             key = world.tobytes()
             if key not in solved:

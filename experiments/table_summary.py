@@ -214,10 +214,7 @@ def lineup_summary(results: pd.DataFrame) -> pd.DataFrame:
     names = results.drop_duplicates("lineup").set_index("lineup")["lineup_name"]
     order = {name: i for i, name in enumerate(agents(results))}
     table = table.sort_index(key=lambda level: level.map(order) if level.name == "agent" else level)
-    lineups = table.index.get_level_values("lineup").map(names)
-    agent_names = table.index.get_level_values("agent")
-    table.index = pd.MultiIndex.from_arrays([lineups, agent_names], names=["lineup", "agent"])
-    return table
+    return table.rename(index=names.to_dict(), level="lineup")
 
 
 def partner_summary(results: pd.DataFrame) -> pd.DataFrame:
