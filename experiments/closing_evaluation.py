@@ -52,6 +52,7 @@ from .store import (
     write_atomically,
 )
 from .tournament import Batch, canonical_specs, refuse_cheating, run_schedule, unit_seed
+from .tournament_plots import save_png
 
 # ---- the evaluation's work: reference values and agent decisions ------------------------------
 
@@ -513,7 +514,7 @@ def run_evaluation(
         ("references", plot_reference_gap(scored)),
     ]:
         files.append(stem.with_name(f"{stem.name}-{name}.png"))
-        figure.savefig(files[-1], dpi=120, bbox_inches="tight")  # long agent specs too
+        save_png(figure, files[-1])
     return evaluation
 
 
