@@ -40,6 +40,7 @@ REFERENCE_KIND = "closing-reference"  # ... of a closing evaluation's cache of r
 DECISIONS_KIND = "closing-decisions"  # ... of its cache of agent decisions
 EVALUATION_KIND = "closing-evaluation"  # ... of its scored decisions
 TABLE_KIND = "table-tournament"  # ... of a tournament for three or four seats
+VU_MATCH_KIND = "vu-match"  # ... of a match against VU's RdeepBot
 
 #: The results files of the other runs, by the ``kind`` in their configuration (a
 #: tournament's has none): what each is, and what reads it (``FILE``: its path).
@@ -63,6 +64,10 @@ OTHER_KINDS = {
     TABLE_KIND: (
         "a tournament's results for three or four seats",
         "read it with experiments.table_tournament.read_table_results, or 'sixtysix report FILE'",
+    ),
+    VU_MATCH_KIND: (
+        "a match against VU's RdeepBot",
+        "read it with pandas.read_parquet, or rerun its 'sixtysix vu-match' command",
     ),
 }
 

@@ -22,7 +22,7 @@ actions too (``solve_actions``). MiniMaxBot (no pruning) gives the same value
 and is compared on a subset, being slower.
 
 Positions: seeded random games played through VU's unmodified
-``play_game`` loop with an injected deck (as in ``tests/vu_bridge.py``); at
+``play_game`` loop with an injected deck (as in ``experiments/vu_bridge.py``); at
 every phase-two decision the full VU ``GameState`` is captured with
 ``perspective.get_state_in_phase_two()`` and our ``vu_schnapsen`` state is
 rebuilt by replaying the same deck (dealer 1: player 0 is VU's ``bot1``) and
@@ -32,20 +32,16 @@ moves. Hands and scores of the two are cross-checked first.
 from __future__ import annotations
 
 import collections
-import os
 import random
-import sys
 from typing import NamedTuple
 
 import pytest
 from schnapsen.bots.alphabeta import AlphaBetaBot
 from schnapsen.bots.minimax import MiniMaxBot
 from schnapsen.game import Bot, GamePhase, SchnapsenGamePlayEngine
+from sixtysix.experiments import vu_bridge as vb
 
 import sixtysix
-
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-import vu_bridge as vb  # noqa: E402
 
 DEALER = 1  # player 0 is VU's bot1, who leads the first trick
 DEALS = 60

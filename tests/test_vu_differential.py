@@ -4,7 +4,7 @@ The VU teaching platform (PyPI ``schnapsen``, docs/rules.md Appendix B) is an
 independent implementation of the rules the ``vu_schnapsen`` preset must
 reproduce exactly.  For every seeded deal both engines play the same random
 game: at every decision the sorted legal actions must agree (VU moves mapped to
-our notation by ``tests/vu_bridge.py``), one is picked with the deal's seeded
+our notation by ``experiments/vu_bridge.py``), one is picked with the deal's seeded
 RNG and applied to both, and at the end winner, game points and reason must
 agree.  Hands, talon, trump suit and scores are cross-checked along the way.
 
@@ -40,7 +40,7 @@ for _p in (_ROOT, _HERE):
         sys.path.append(_p)
 
 try:
-    import vu_bridge as vb
+    from sixtysix.experiments import vu_bridge as vb
 except ImportError as _exc:  # the ``schnapsen`` package is missing
     vb = None
     _VU_IMPORT_ERROR: BaseException | None = _exc

@@ -3,9 +3,10 @@
 Each command group registers its own subcommands and their handlers (``run``): ``demo``,
 ``presets``, ``agents`` and ``play`` in :mod:`.play_commands`, ``bench`` in
 :mod:`.bench_commands`, ``tournament``, ``replay`` and ``report`` in
-:mod:`.tournament_commands`, ``cfr`` in :mod:`.cfr_commands` and ``closing`` in
-:mod:`.closing_commands`. Every bad argument is refused by argparse (exit code 2, a message
-naming the bad value and what is valid), through the checked types of :mod:`.arguments`.
+:mod:`.tournament_commands`, ``cfr`` in :mod:`.cfr_commands`, ``closing`` in
+:mod:`.closing_commands` and ``vu-match`` in :mod:`.vu_commands`. Every bad argument is
+refused by argparse (exit code 2, a message naming the bad value and what is valid), through
+the checked types of :mod:`.arguments`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ import argparse
 import os
 import sys
 
-from . import bench_commands, cfr_commands, closing_commands, play_commands, tournament_commands
+from . import (
+    bench_commands,
+    cfr_commands,
+    closing_commands,
+    play_commands,
+    tournament_commands,
+    vu_commands,
+)
 
 DESCRIPTION = (
     "Sixty-Six and Schnapsen for game-AI research: play random demo deals, list the rule "
@@ -33,6 +41,7 @@ COMMANDS = (
     play_commands.add_play,
     cfr_commands.add_cfr,
     closing_commands.add_closing,
+    vu_commands.add_vu_match,
 )
 
 

@@ -1,10 +1,13 @@
 """Drive the independent VU Amsterdam Schnapsen engine (PyPI ``schnapsen``).
 
 This module is the VU half of the differential test against the
-``vu_schnapsen`` preset (docs/rules.md Appendix B).  It knows nothing about
-``sixtysix``: it deals an injected deck permutation through VU's own
+``vu_schnapsen`` preset (docs/rules.md Appendix B) and of the matches against
+VU's bots (``experiments.vu_match``).  It knows nothing about ``sixtysix``: it
+deals an injected deck permutation through VU's own
 ``GamePlayEngine.play_game`` loop and asks a caller-supplied ``chooser`` for
-every move, handing it VU's legal moves already translated to our notation.
+every move, handing it VU's legal moves already translated to our notation,
+except at the seats given to one of VU's own bots (``rivals``), whose moves
+are recorded in the same history.
 
 Mapping (docs/rules.md "Card and action notation"):
 
@@ -134,7 +137,7 @@ Chooser = Callable[[VUView, list], str]
 
 
 class _ControllerBot(Bot):
-    def __init__(self, index: int, chooser: Chooser, history: list[str]) -> None:
+    def __init__(self, index: int, chooser: Chooser | None, history: list[str]) -> None:
         super().__init__(name=f"player{index}")
         self.index = index
         self.chooser = chooser
@@ -190,6 +193,19 @@ class _ControllerBot(Bot):
         self.won = won
 
 
+class _RecordedBot(_ControllerBot):
+    """One of VU's bots, its moves appended to the game's history in our notation."""
+
+    def __init__(self, index: int, bot: Bot, history: list[str]) -> None:
+        super().__init__(index, None, history)
+        self.bot = bot
+
+    def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
+        move = self.bot.get_move(perspective, leader_move)
+        self.history.append(move_to_str(move))
+        return move
+
+
 class InjectedDeckGenerator(SchnapsenDeckGenerator):
     """VU's deck generator, except that 'shuffling' returns a given permutation."""
 
@@ -206,13 +222,24 @@ class InjectedDeckGenerator(SchnapsenDeckGenerator):
         return OrderedCardCollection(list(self._permutation))
 
 
-def play_vu(deck: Sequence[str], chooser: Chooser) -> VUResult:
+def play_vu(
+    deck: Sequence[str],
+    chooser: Chooser,
+    rivals: dict[int, Bot] | None = None,
+    history: list[str] | None = None,
+) -> VUResult:
     """Play one VU game on the injected ``deck`` (20 card strings, first dealt
-    first), asking ``chooser`` for every move of both players."""
+    first), asking ``chooser`` for every move of both players except those of
+    the players given a VU bot in ``rivals`` (player -> bot).  Every move is
+    appended to ``history`` as it is played (a new list by default)."""
     engine = SchnapsenGamePlayEngine()
     engine.deck_generator = InjectedDeckGenerator(deck)
-    history: list[str] = []
-    bots = [_ControllerBot(0, chooser, history), _ControllerBot(1, chooser, history)]
+    history = [] if history is None else history
+    rivals = rivals or {}
+    bots = [
+        _RecordedBot(i, rivals[i], history) if i in rivals else _ControllerBot(i, chooser, history)
+        for i in range(2)
+    ]
     winner_bot, points, winner_score = engine.play_game(bots[0], bots[1], random.Random(0))
     winner = bots.index(winner_bot)
     loser = 1 - winner

@@ -1,0 +1,302 @@
+"""Matches inside the VU engine (PyPI ``schnapsen``, the ``vu_schnapsen`` rules): sixtysix
+agents against VU's ``RdeepBot``, the outside yardstick of issue 22.
+
+``RdeepBot(samples, depth)`` values each of its moves by ``samples`` random worlds, each
+played on by random moves for ``depth`` tricks, and plays the move of the best share of the
+card points then. Each deal is VU's own shuffle of its seed (``vu_bridge.seeded_deck``) and
+is played twice, the agent as VU's ``bot1`` (who leads the first trick) and as ``bot2``: a
+duplicate pair. VU's unmodified engine runs the game; the agent plays on our ``vu_schnapsen``
+state, kept in step with VU's moves (dealer 1, so player 0 is ``bot1``; the differential test
+checks that the two engines agree on every legal move), and sees only its view (a cheating
+reference such as ``open-hand``, allowed only with ``allow_cheating``, gets the state). At the end
+of each deal our outcome must equal VU's, else the run fails naming the deal.
+
+Seeds: deal ``index`` of a run of ``seed`` has the tournaments' seed ``unit_seed(seed,
+index)`` (recorded in each row); the agent and RdeepBot's ``random.Random`` are seeded with
+``unit_seed(deal_seed, agent_player)``. Rows (one per agent, deal and seating) go to a resumable
+``ResultStore``; times are wall-clock seconds per decision of each side, every decision
+counted (forced ones too), after one untimed decision of the agent in each batch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pyarrow as pa
+from tqdm import tqdm
+
+import sixtysix
+from sixtysix import agents
+from sixtysix.engine.checks import check_integer, check_seed
+
+from .batch_backends import BatchFailed, TournamentError, open_backend, stop_signals_interrupt
+from .store import VU_MATCH_KIND, Configuration, ResultStore
+from .tournament import (
+    Batch,
+    TournamentInterrupted,
+    canonical_specs,
+    refuse_cheating,
+    unit_seed,
+)
+from .tournament_plots import save_png
+from .tournament_summary import group_intervals, plus_minus
+
+PRESET = "vu_schnapsen"
+DEALER = 1  # player 0 is VU's bot1, who leads the first trick
+DEFAULT_SAMPLES, DEFAULT_DEPTH = 16, 4  # RdeepBot(16, 4), as issue 22 measured
+BATCH_DEALS = 5
+KEYS = ("agent", "index", "agent_player")
+COLUMNS = {
+    "agent": pa.string(),
+    "index": pa.int64(),
+    "deal_seed": pa.uint64(),
+    "agent_player": pa.int64(),
+    "won": pa.bool_(),
+    "game_points": pa.int64(),
+    "agent_seconds": pa.list_(pa.float64()),
+    "rival_seconds": pa.list_(pa.float64()),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class VUMatchConfig(Configuration):
+    """Each of ``agents`` against ``RdeepBot(samples, depth)`` on ``deals`` duplicate pairs."""
+
+    agents: tuple[str, ...]
+    deals: int
+    seed: int
+    samples: int = DEFAULT_SAMPLES
+    depth: int = DEFAULT_DEPTH
+    allow_cheating: bool = dataclasses.field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("deals", "samples", "depth"):
+            check_integer(getattr(self, name), name, 1)
+        canonical = canonical_specs(self.agents, 1, "a VU match")
+        if not self.allow_cheating:
+            refuse_cheating(canonical)
+        object.__setattr__(self, "agents", canonical)
+        object.__setattr__(self, "seed", check_seed(self.seed))
+
+    def as_dict(self) -> dict:
+        fields = dataclasses.asdict(self)
+        del fields["allow_cheating"]
+        return {"kind": VU_MATCH_KIND, **fields, "agents": list(self.agents)}
+
+
+def _vu():
+    """The VU modules, or a clear error where the ``schnapsen`` package is missing."""
+    try:
+        from schnapsen.bots.rdeep import RdeepBot
+
+        from . import vu_bridge
+    except ImportError as error:
+        raise TournamentError(
+            f"the VU match needs the PyPI package schnapsen==0.0.5 ({error}): "
+            "pip install -e '.[dev]'"
+        ) from None
+    return RdeepBot, vu_bridge
+
+
+class _Lockstep:
+    """Our agent at one seat of a VU game: it applies the moves VU played since its last
+    turn to our state, then asks the agent about its own view."""
+
+    def __init__(self, state, agent, player: int, history: list[str]) -> None:
+        self.state = state
+        self.agent = agent
+        self.player = player
+        self.history = history
+        self.applied = 0
+        self.seconds: list[float] = []
+
+    def catch_up(self) -> None:
+        for action in self.history[self.applied :]:
+            self.state.apply(action)
+        self.applied = len(self.history)
+
+    def choose(self, view, legal: list[str]) -> str:
+        """The agent's action (a ``vu_bridge`` chooser: VU's ``view`` and ``legal`` moves are
+        not shown to the agent)."""
+        self.catch_up()
+        started = time.perf_counter()
+        if getattr(self.agent, "cheating", False):
+            action = self.agent.act_on_state(self.state.clone())
+        else:
+            action = self.agent.act(self.state.view(self.player))
+        self.seconds.append(time.perf_counter() - started)
+        return action
+
+
+class _TimedBot:
+    """A VU bot whose time per move is recorded."""
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.seconds: list[float] = []
+
+    def get_move(self, perspective, leader_move):
+        started = time.perf_counter()
+        move = self.bot.get_move(perspective, leader_move)
+        self.seconds.append(time.perf_counter() - started)
+        return move
+
+
+def play_deal(config: VUMatchConfig, spec: str, index: int, agent_player: int) -> dict:
+    """One deal of ``spec`` against RdeepBot, the agent as VU's player ``agent_player``."""
+    rdeep_bot, vu_bridge = _vu()
+    seed = unit_seed(config.seed, index)
+    seat_seed = unit_seed(seed, agent_player)
+    history: list[str] = []
+    deck = vu_bridge.seeded_deck(seed)[0]
+    state = sixtysix.Game(PRESET).new_deal(deck=deck, dealer=DEALER)
+    ours = _Lockstep(state, agents.make(spec, seat_seed), agent_player, history)
+    rival = _TimedBot(rdeep_bot(config.samples, config.depth, random.Random(seat_seed)))
+    result = vu_bridge.play_vu(deck, ours.choose, {1 - agent_player: rival}, history)
+    ours.catch_up()
+    winner, game_points, _ = ours.state.outcome
+    if (winner, game_points) != (result.winner, result.game_points):
+        raise RuntimeError(
+            f"deal {index} (seed {seed}): VU's outcome (winner, game points) "
+            f"{(result.winner, result.game_points)} differs from ours {(winner, game_points)}"
+        )
+    won = winner == agent_player
+    return {
+        "agent": spec,
+        "index": index,
+        "deal_seed": seed,
+        "agent_player": agent_player,
+        "won": won,
+        "game_points": game_points if won else -game_points,
+        "agent_seconds": ours.seconds,
+        "rival_seconds": rival.seconds,
+    }
+
+
+def play_batch(config_json: str, batch: Batch) -> pa.Table:
+    """The rows of the deals ``batch.start .. batch.stop - 1`` of agent ``batch.pairing``, in
+    both seatings (the ``Work`` of ``batch_backends``)."""
+    config = _config_of(config_json)
+    spec = config.agents[batch.pairing]
+    _warm_up(spec)
+    rows = [
+        play_deal(config, spec, index, player)
+        for index in range(batch.start, batch.stop)
+        for player in (0, 1)
+    ]
+    return pa.Table.from_pylist(rows, schema=pa.schema(COLUMNS))
+
+
+def _warm_up(spec: str) -> None:
+    """One untimed decision of ``spec``, so that no timed one pays for numba's compile or
+    cache load in this process."""
+    state = sixtysix.Game(PRESET).new_deal(0, dealer=DEALER)
+    _Lockstep(state, agents.make(spec, 0), 0, []).choose(None, [])
+
+
+def _config_of(config_json: str) -> VUMatchConfig:
+    stored = json.loads(config_json)
+    stored.pop("kind")
+    return VUMatchConfig(**{**stored, "agents": tuple(stored["agents"]), "allow_cheating": True})
+
+
+def run_vu_match(
+    config: VUMatchConfig, out: str | Path, workers: int, force: bool = False, quiet: bool = False
+) -> pd.DataFrame:
+    """Play the match into ``out`` (resuming what is there) and return its rows."""
+    _vu()
+    with ResultStore(out, config.as_dict(), KEYS, force=force) as store:
+        table = store.table()
+        done = (
+            set()
+            if table is None
+            else set(zip(table["agent"].to_pylist(), table["index"].to_pylist(), strict=True))
+        )
+        batches = [
+            batch
+            for pairing, spec in enumerate(config.agents)
+            for start in range(0, config.deals, BATCH_DEALS)
+            for batch in [Batch(pairing, start, min(start + BATCH_DEALS, config.deals))]
+            if any((spec, index) not in done for index in range(batch.start, batch.stop))
+        ]
+        bar = tqdm(
+            total=2 * config.deals * len(config.agents),
+            initial=2 * len(done),
+            unit="deal",
+            disable=quiet or not sys.stderr.isatty(),
+        )
+        try:
+            with bar, stop_signals_interrupt(), open_backend(workers, None, play_batch) as backend:
+                with contextlib.closing(backend.results(config.to_json(), batches)) as results:
+                    for batch, rows in results:
+                        store.add(f"{batch.pairing}-{batch.start}.parquet", rows)
+                        bar.update(rows.num_rows)
+        except BatchFailed as failed:
+            raise TournamentError(
+                f"deals {failed.batch.start}-{failed.batch.stop - 1} of "
+                f"{config.agents[failed.batch.pairing]} failed: "
+                f"{type(failed.error).__name__}: {failed.error}; the deals played are saved "
+                f"in {out}: rerun the same command to play the rest"
+            ) from failed
+        except KeyboardInterrupt as stop:
+            number = getattr(stop, "signal_number", 2)
+            raise TournamentInterrupted(
+                f"{str(stop) or 'interrupted'}\nthe deals played are saved in {out}; rerun "
+                "the same command to play the rest",
+                number,
+            ) from None
+        return store.finish().to_pandas()
+
+
+def summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Per agent: deals and duplicate pairs played, the share of deals won and the game points
+    per deal with 95% t intervals over the pairs, and the median and mean seconds per decision
+    of the agent and of RdeepBot, with the agent's over RdeepBot's (``time_ratio``)."""
+    pairs = results.groupby(["agent", "index"])[["won", "game_points"]].mean()
+    names = {"won": "win_share", "game_points": "points"}
+    table = group_intervals(pairs.astype(float), ["agent"], names, count="pairs")
+    table.insert(0, "deals", results.groupby("agent").size())
+    for side in ("agent", "rival"):
+        seconds = results.explode(f"{side}_seconds").groupby("agent")[f"{side}_seconds"]
+        table[f"{side}_median_ms"] = 1000 * seconds.median().astype(float)
+        table[f"{side}_mean_ms"] = 1000 * seconds.mean().astype(float)
+    table["time_ratio"] = table["agent_median_ms"] / table["rival_median_ms"]
+    return table
+
+
+def shown(table: pd.DataFrame) -> pd.DataFrame:
+    """``summary``'s table as printed: intervals as ``mean ± half-width``."""
+    columns = {
+        "deals": table["deals"],
+        "win share": plus_minus(table, "win_share", 3),
+        "game points/deal": plus_minus(table, "points", 2),
+    }
+    for side, label in (("agent", "agent"), ("rival", "RdeepBot")):
+        medians, means = table[f"{side}_median_ms"], table[f"{side}_mean_ms"]
+        columns[f"{label} ms/decision: median, mean"] = [
+            f"{median:.1f}, {mean:.1f}" for median, mean in zip(medians, means, strict=True)
+        ]
+    columns["time ratio (medians)"] = table["time_ratio"].round(2)
+    return pd.DataFrame(columns, index=table.index)
+
+
+def plot_win_shares(table: pd.DataFrame, title: str, path: Path) -> None:
+    """Each agent's share of deals won against RdeepBot, with its 95% interval, as a PNG."""
+    figure, axes = plt.subplots(figsize=(7, 0.6 * len(table) + 1.2))
+    low = table["win_share"] - table["win_share_low"]
+    high = table["win_share_high"] - table["win_share"]
+    axes.errorbar(table["win_share"], range(len(table)), xerr=[low, high], fmt="o", capsize=4)
+    axes.axvline(0.5, color="grey", linewidth=0.8)
+    axes.set_yticks(range(len(table)), table.index)
+    axes.set_xlabel("share of deals won (95% interval over duplicate pairs)")
+    axes.set_title(title)
+    save_png(figure, path)
+    plt.close(figure)

@@ -1,0 +1,80 @@
+"""``sixtysix vu-match``: agents against VU's RdeepBot inside VU's own engine
+(``experiments.vu_match``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("schnapsen")
+
+from sixtysix.experiments import vu_match  # noqa: E402
+from sixtysix.experiments.tournament import unit_seed  # noqa: E402
+
+from sixtysix.commands import cli  # noqa: E402
+
+CHEAP = {"samples": 2, "depth": 2}  # a cheap RdeepBot
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory) -> tuple[vu_match.VUMatchConfig, pd.DataFrame, object]:
+    config = vu_match.VUMatchConfig(("random", "heuristic:worlds=0"), 2, 5, **CHEAP)
+    out = tmp_path_factory.mktemp("vu") / "match.parquet"
+    return config, vu_match.run_vu_match(config, out, 1, quiet=True), out
+
+
+def test_each_agent_plays_every_deal_in_both_seats_on_the_same_decks(match) -> None:
+    config, results, _ = match
+    assert len(results) == 2 * 2 * 2
+    for (_agent, index), rows in results.groupby(["agent", "index"]):
+        assert sorted(rows["agent_player"]) == [0, 1]
+        assert set(rows["deal_seed"]) == {unit_seed(config.seed, index)}
+    assert (results["won"] == (results["game_points"] > 0)).all()
+    assert results["game_points"].abs().between(1, 3).all()
+    assert (results["agent_seconds"].map(len) > 0).all()
+    assert (results["rival_seconds"].map(len) > 0).all()
+
+
+def test_the_summary_counts_duplicate_pairs(match) -> None:
+    _, results, _ = match
+    table = vu_match.summary(results)
+    assert list(table["pairs"]) == [2, 2]
+    wins = results.groupby("agent")["won"].mean()
+    assert table["win_share"].to_dict() == pytest.approx(wins.to_dict())
+    assert (table["time_ratio"] > 0).all()
+
+
+def test_a_finished_match_is_read_back_without_playing(match, monkeypatch) -> None:
+    config, results, out = match
+
+    def refuse(*arguments):
+        raise AssertionError("a finished deal was played again")
+
+    monkeypatch.setattr(vu_match, "play_deal", refuse)
+    again = vu_match.run_vu_match(config, out, 1, quiet=True)
+    pd.testing.assert_frame_equal(again, results)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"deals": 0}, "invalid deals 0"),
+        ({"depth": 0}, "invalid depth 0"),
+        ({"agents": ("nobody",)}, "nobody"),
+        ({"agents": ("random", "random")}, "listed twice"),
+        ({"agents": ("open-hand",)}, "cheats"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(changes, message) -> None:
+    settings = {"agents": ("random",), "deals": 1, "seed": 0, **CHEAP, **changes}
+    with pytest.raises(ValueError, match=message):
+        vu_match.VUMatchConfig(**settings)
+
+
+def test_the_command_prints_the_table_and_writes_the_plot(tmp_path, capsys) -> None:
+    out = tmp_path / "vu.parquet"
+    arguments = ["--agents", "random", "--deals", "1", "--samples", "2", "--depth", "2"]
+    assert cli.main(["vu-match", *arguments, "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "win share" in printed and "RdeepBot(2, 2)" in printed
+    assert out.is_file() and (tmp_path / "vu-win-shares.png").is_file()
