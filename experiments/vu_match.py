@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import json
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -247,7 +248,7 @@ def run_vu_match(
                 f"in {out}: rerun the same command to play the rest"
             ) from failed
         except KeyboardInterrupt as stop:
-            number = getattr(stop, "signal_number", 2)
+            number = getattr(stop, "signal_number", signal.SIGINT)
             raise TournamentInterrupted(
                 f"{str(stop) or 'interrupted'}\nthe deals played are saved in {out}; rerun "
                 "the same command to play the rest",
