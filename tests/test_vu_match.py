@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("schnapsen")
 
 from sixtysix.experiments import vu_match  # noqa: E402
+from sixtysix.experiments.batch_backends import TournamentError  # noqa: E402
 from sixtysix.experiments.tournament import unit_seed  # noqa: E402
 
 from sixtysix.commands import cli  # noqa: E402
@@ -53,6 +54,26 @@ def test_a_finished_match_is_read_back_without_playing(match, monkeypatch) -> No
     monkeypatch.setattr(vu_match, "play_deal", refuse)
     again = vu_match.run_vu_match(config, out, 1, quiet=True)
     pd.testing.assert_frame_equal(again, results)
+
+
+def test_a_failed_match_keeps_its_deals_and_resumes_to_the_clean_rows(match, tmp_path) -> None:
+    config, results, _ = match
+    out = tmp_path / "resumed.parquet"
+    play_deal = vu_match.play_deal
+
+    def fail_for_the_heuristic(config, spec, index, player):
+        if spec.startswith("heuristic"):
+            raise RuntimeError("stopped")
+        return play_deal(config, spec, index, player)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vu_match, "play_deal", fail_for_the_heuristic)
+        with pytest.raises(TournamentError, match="rerun the same command"):
+            vu_match.run_vu_match(config, out, 1, quiet=True)
+    assert set(pd.read_parquet(out)["agent"]) == {"random"}
+    resumed = vu_match.run_vu_match(config, out, 1, quiet=True)
+    outcomes = ["agent", "index", "deal_seed", "agent_player", "won", "game_points"]
+    pd.testing.assert_frame_equal(resumed[outcomes], results[outcomes])
 
 
 @pytest.mark.parametrize(
