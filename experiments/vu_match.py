@@ -197,8 +197,8 @@ def play_batch(config_json: str, batch: Batch) -> pa.Table:
 
 
 def _warm_up(spec: str) -> None:
-    """One untimed decision of ``spec``, so that no timed one pays for numba's compile or
-    cache load in this process."""
+    """One untimed decision of ``spec``, so that no timed one pays for compiling or loading
+    its kernels in this process."""
     state = sixtysix.Game(PRESET).new_deal(0, dealer=DEALER)
     _Lockstep(state, agents.make(spec, 0), 0, []).choose(None, [])
 
