@@ -83,10 +83,10 @@ def run_vu_match(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
         return run_failed(command, error)
     table = vu_match.summary(results)
     rival = f"RdeepBot({config.samples}, {config.depth})"
-    print(f"{len(results)} deals against {rival} in {args.out} ", end="")
-    print(f"({time.perf_counter() - started:.1f} s)\n")
+    seconds = time.perf_counter() - started
+    print(f"{len(results)} deals against {rival} in {args.out} ({seconds:.1f} s)\n")
     print(vu_match.shown(table).to_string())
-    plot = Path(args.out).with_suffix("").with_name(Path(args.out).stem + "-win-shares.png")
+    plot = Path(args.out).with_name(Path(args.out).stem + "-win-shares.png")
     vu_match.plot_win_shares(table, f"against {rival} in VU's engine", plot)
     print(f"\nplot: {plot}")
     return 0
