@@ -13,48 +13,40 @@ of each deal our outcome must equal VU's, else the run fails naming the deal.
 
 Seeds: deal ``index`` of a run of ``seed`` has the tournaments' seed ``unit_seed(seed,
 index)`` (recorded in each row); the agent and RdeepBot's ``random.Random`` are seeded with
-``unit_seed(deal_seed, agent_player)``. Rows (one per agent, deal and seating) go to a resumable
-``ResultStore``; times are wall-clock seconds per decision of each side, every decision
-counted (forced ones too), after one untimed decision of the agent in each batch.
+``unit_seed(deal_seed, agent_player)``. Rows are one per agent, deal and seating; times are
+wall-clock seconds per decision of each side, every decision counted (forced ones too), after
+one untimed deal of the agent in each process. The runs are the tournaments'
+(``tournament.run_schedule``): batches on a process pool, resumable ``ResultStore`` files,
+and SIGTERM or a failed batch ending them with what was played saved.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
+import functools
 import json
 import random
-import signal
-import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import matplotlib.pyplot as plt
 import pandas as pd
 import pyarrow as pa
-from tqdm import tqdm
 
 import sixtysix
 from sixtysix import agents
 from sixtysix.engine.checks import check_integer, check_seed
 
-from .batch_backends import BatchFailed, TournamentError, open_backend, stop_signals_interrupt
-from .store import VU_MATCH_KIND, Configuration, ResultStore
-from .tournament import (
-    Batch,
-    TournamentInterrupted,
-    canonical_specs,
-    refuse_cheating,
-    unit_seed,
-)
+from .batch_backends import TournamentError
+from .store import VU_MATCH_KIND, Configuration
+from .tournament import Batch, canonical_specs, refuse_cheating, run_schedule, unit_seed
 from .tournament_plots import save_png
 from .tournament_summary import group_intervals, plus_minus
 
 PRESET = "vu_schnapsen"
 DEALER = 1  # player 0 is VU's bot1, who leads the first trick
 DEFAULT_SAMPLES, DEFAULT_DEPTH = 16, 4  # RdeepBot(16, 4), as issue 22 measured
-BATCH_DEALS = 5
-KEYS = ("agent", "index", "agent_player")
 COLUMNS = {
     "agent": pa.string(),
     "index": pa.int64(),
@@ -69,7 +61,13 @@ COLUMNS = {
 
 @dataclasses.dataclass(frozen=True)
 class VUMatchConfig(Configuration):
-    """Each of ``agents`` against ``RdeepBot(samples, depth)`` on ``deals`` duplicate pairs."""
+    """Each of ``agents`` against ``RdeepBot(samples, depth)`` on ``deals`` duplicate pairs;
+    for ``tournament.run_schedule``, one 'pairing' per agent, whose units are its deals."""
+
+    keys: ClassVar[list[str]] = ["agent", "index", "agent_player"]
+    seatings: ClassVar[int] = 2
+    mode: ClassVar[str] = "deals"
+    unit_name: ClassVar[str] = "deal"
 
     agents: tuple[str, ...]
     deals: int
@@ -91,6 +89,22 @@ class VUMatchConfig(Configuration):
         fields = dataclasses.asdict(self)
         del fields["allow_cheating"]
         return {"kind": VU_MATCH_KIND, **fields, "agents": list(self.agents)}
+
+    @property
+    def pairings(self) -> list[tuple[str]]:
+        return [(spec,) for spec in self.agents]
+
+    @property
+    def units(self) -> int:
+        return self.deals
+
+    def done(self, table: pa.Table | None) -> set[tuple[int, int]]:
+        """The ``(agent number, deal)`` pairs that ``table`` holds (a batch is saved whole)."""
+        if table is None:
+            return set()
+        number = {spec: index for index, spec in enumerate(self.agents)}
+        rows = zip(table["agent"].to_pylist(), table["index"].to_pylist(), strict=True)
+        return {(number[spec], index) for spec, index in rows}
 
 
 def _vu():
@@ -196,11 +210,11 @@ def play_batch(config_json: str, batch: Batch) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=pa.schema(COLUMNS))
 
 
+@functools.cache
 def _warm_up(spec: str) -> None:
-    """One untimed decision of ``spec``, so that no timed one pays for compiling or loading
-    its kernels in this process."""
-    state = sixtysix.Game(PRESET).new_deal(0, dealer=DEALER)
-    _Lockstep(state, agents.make(spec, 0), 0, []).choose(None, [])
+    """One untimed deal of ``spec`` against itself, once per process, so that no timed
+    decision pays for compiling or loading its kernels (every phase of a deal is played)."""
+    agents.play_deal(sixtysix.Game(PRESET), (spec, spec), seed=0)
 
 
 def _config_of(config_json: str) -> VUMatchConfig:
@@ -212,49 +226,12 @@ def _config_of(config_json: str) -> VUMatchConfig:
 def run_vu_match(
     config: VUMatchConfig, out: str | Path, workers: int, force: bool = False, quiet: bool = False
 ) -> pd.DataFrame:
-    """Play the match into ``out`` (resuming what is there) and return its rows."""
+    """Play the match into ``out`` (resuming what is there; the tournaments' runner,
+    ``tournament.run_schedule``) and return its rows."""
     _vu()
-    with ResultStore(out, config.as_dict(), KEYS, force=force) as store:
-        table = store.table()
-        done = (
-            set()
-            if table is None
-            else set(zip(table["agent"].to_pylist(), table["index"].to_pylist(), strict=True))
-        )
-        batches = [
-            batch
-            for pairing, spec in enumerate(config.agents)
-            for start in range(0, config.deals, BATCH_DEALS)
-            for batch in [Batch(pairing, start, min(start + BATCH_DEALS, config.deals))]
-            if any((spec, index) not in done for index in range(batch.start, batch.stop))
-        ]
-        bar = tqdm(
-            total=2 * config.deals * len(config.agents),
-            initial=2 * len(done),
-            unit="deal",
-            disable=quiet or not sys.stderr.isatty(),
-        )
-        try:
-            with bar, stop_signals_interrupt(), open_backend(workers, None, play_batch) as backend:
-                with contextlib.closing(backend.results(config.to_json(), batches)) as results:
-                    for batch, rows in results:
-                        store.add(f"{batch.pairing}-{batch.start}.parquet", rows)
-                        bar.update(rows.num_rows)
-        except BatchFailed as failed:
-            raise TournamentError(
-                f"deals {failed.batch.start}-{failed.batch.stop - 1} of "
-                f"{config.agents[failed.batch.pairing]} failed: "
-                f"{type(failed.error).__name__}: {failed.error}; the deals played are saved "
-                f"in {out}: rerun the same command to play the rest"
-            ) from failed
-        except KeyboardInterrupt as stop:
-            number = getattr(stop, "signal_number", signal.SIGINT)
-            raise TournamentInterrupted(
-                f"{str(stop) or 'interrupted'}\nthe deals played are saved in {out}; rerun "
-                "the same command to play the rest",
-                number,
-            ) from None
-        return store.finish().to_pandas()
+    return run_schedule(
+        config, out, play_batch, workers, None, force, quiet, config.done
+    ).to_pandas()
 
 
 def summary(results: pd.DataFrame) -> pd.DataFrame:
