@@ -217,7 +217,9 @@ def _warm_up(spec: str) -> None:
     agents.play_deal(sixtysix.Game(PRESET), (spec, spec), seed=0)
 
 
+@functools.lru_cache(maxsize=4)
 def _config_of(config_json: str) -> VUMatchConfig:
+    """The configuration of a batch, checked once per process."""
     stored = json.loads(config_json)
     stored.pop("kind")
     return VUMatchConfig(**{**stored, "agents": tuple(stored["agents"]), "allow_cheating": True})
