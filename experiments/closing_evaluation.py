@@ -30,12 +30,15 @@ from sixtysix.engine.checks import check_integer, check_seed
 from sixtysix.game import State
 from sixtysix.theory import cfr
 from sixtysix.theory.closing_values import (
+    BEST_DEFENSE_GROUPS,
     BEST_DEFENSE_NODES,
     BEST_DEFENSE_WORLDS,
+    MAX_DEFENSE_NODES,
     PIMC_LIMIT,
     PIMC_SAMPLES,
     ClosingPosition,
     analyze,
+    check_groups,
     equilibrium_reference,
 )
 
@@ -78,6 +81,7 @@ class _Job:
     worlds_limit: int = 0
     defense_worlds: int = 0
     defense_nodes: int = 0
+    defense_groups: int = 0
 
     def to_json(self) -> str:
         """Everything a worker needs."""
@@ -130,6 +134,7 @@ class _ReferenceJob(_Job):
             "seed": self.seed,
             "defense_worlds": self.defense_worlds,
             "defense_nodes": self.defense_nodes,
+            "defense_groups": self.defense_groups,
         }
 
     def done(self, table: pa.Table | None) -> set[tuple[int, int]]:
@@ -239,6 +244,10 @@ REFERENCE_COLUMNS = {
     "difference_half_width": pa.float64(),  # of close minus best alternative, paired
     "defense_values": pa.list_(pa.float64()),  # best-defense reference, NaN where not solved
     "defense_close_value": pa.float64(),
+    "defense_close_half_width": pa.float64(),  # 0 where every world was solved
+    "defense_close_gap": pa.float64(),  # PIMC minus best defense of closing, the same worlds
+    "defense_close_gap_half_width": pa.float64(),
+    "defense_groups": pa.int64(),  # samples of worlds solved (0: every world, or none)
     "defense_alternative_value": pa.float64(),
     "reference_seconds": pa.float64(),
 }
@@ -251,11 +260,12 @@ def reference_values(
     seed: int,
     defense_worlds: int = BEST_DEFENSE_WORLDS,
     defense_nodes: int = BEST_DEFENSE_NODES,
+    defense_groups: int = BEST_DEFENSE_GROUPS,
 ) -> dict:
     """The reference columns (``REFERENCE_COLUMNS`` but ``position``) of the leader's
     decision at ``state``: ``closing.analyze`` (the PIMC reference with ``limit``,
-    ``samples`` and ``seed``; best defense up to ``defense_worlds`` worlds (0: none) and
-    ``defense_nodes`` nodes per option)."""
+    ``samples`` and ``seed``; best defense up to ``defense_worlds`` worlds (0: none), or
+    on ``defense_groups`` samples of as many, and ``defense_nodes`` nodes per option)."""
     started = time.perf_counter()
     analysis = analyze(
         ClosingPosition.from_view(state.view(state.current_player)),
@@ -265,6 +275,7 @@ def reference_values(
         best_defense=defense_worlds > 0,
         max_worlds=max(defense_worlds, 1),
         max_nodes=defense_nodes,
+        groups=defense_groups,
     )
     options = analysis["options"]
     defense = analysis["best_defense"] or {}
@@ -282,6 +293,10 @@ def reference_values(
         "difference_half_width": (high - low) / 2,
         "defense_values": [_number(row["best_defense"]) for row in options],
         "defense_close_value": _number(defense.get("close_value")),
+        "defense_close_half_width": _number(defense.get("close_half_width")),
+        "defense_close_gap": _number(defense.get("close_gap")),
+        "defense_close_gap_half_width": _number(defense.get("close_gap_half_width")),
+        "defense_groups": defense.get("groups", 0),
         "defense_alternative_value": _number(defense.get("best_alternative_value")),
         "reference_seconds": time.perf_counter() - started,
     }
@@ -304,6 +319,7 @@ def reference_batch(config_json: str, batch: Batch) -> pa.Table:
                 unit_seed(job.seed, position),
                 job.defense_worlds,
                 job.defense_nodes,
+                job.defense_groups,
             ),
         }
         for position in job.positions_of(batch)
@@ -321,7 +337,8 @@ class EvaluationConfig:
     any) of the positions file
     ``positions``, against the PIMC reference over every world up to ``worlds_limit``
     worlds, else ``samples`` sampled ones, and best defense where there are at most
-    ``defense_worlds`` worlds and an option's tree at most ``defense_nodes`` nodes, and,
+    ``defense_worlds`` worlds (elsewhere on ``defense_groups`` samples of as many, if at
+    least 2) and an option's tree at most ``defense_nodes`` nodes, and,
     given the strategy file ``equilibrium`` of ``sixtysix cfr solve`` on the positions'
     mini preset, its CFR equilibrium; ``seed`` seeds the agents and the sampling
     (``unit_seed(seed, position)``)."""
@@ -337,6 +354,7 @@ class EvaluationConfig:
     seed: int = 0
     equilibrium: str | None = None
     min_talon: int | None = None
+    defense_groups: int = BEST_DEFENSE_GROUPS
 
     def __post_init__(self) -> None:
         specs = canonical_specs(self.agents, 1, "an evaluation")
@@ -357,10 +375,14 @@ class EvaluationConfig:
             ("samples", check_integer(self.samples, "samples", 1)),
             ("worlds_limit", check_integer(self.worlds_limit, "worlds_limit", 0)),
             ("defense_worlds", check_integer(self.defense_worlds, "defense_worlds", 0)),
-            ("defense_nodes", check_integer(self.defense_nodes, "defense_nodes", 1)),
+            (
+                "defense_nodes",
+                check_integer(self.defense_nodes, "defense_nodes", 1, MAX_DEFENSE_NODES + 1),
+            ),
             ("seed", check_seed(self.seed)),
             ("equilibrium", None if self.equilibrium is None else str(self.equilibrium)),
             ("min_talon", fewest),
+            ("defense_groups", check_groups(self.defense_groups, "defense_groups")),
         ]:
             object.__setattr__(self, name, value)
 
@@ -480,6 +502,7 @@ def run_evaluation(
                 worlds_limit=config.worlds_limit,
                 defense_worlds=config.defense_worlds,
                 defense_nodes=config.defense_nodes,
+                defense_groups=config.defense_groups,
             ),
             reference_batch,
         ),

@@ -42,8 +42,8 @@ def score_decisions(
       where closing is better) and ``agrees`` (neither: where both are worth the same, either
       choice agrees);
     * ``situation`` (``score_situation``), ``reference_gap`` (PIMC minus best-defense
-      value of closing) and ``defense_loss`` (the loss against the best-defense values;
-      both NaN where best defense was not solved);
+      value of closing on the same worlds) and ``defense_loss`` (the loss against the
+      best-defense values; both NaN where best defense was not solved);
     * where the references hold the CFR equilibrium's values: ``equilibrium_closes``,
       ``equilibrium_false_close`` and ``equilibrium_missed_close``, the same against it.
     """
@@ -82,7 +82,7 @@ def score_decisions(
         score_situation(a, b)
         for a, b in zip(frame["points_leader"], frame["points_opponent"], strict=True)
     ]
-    frame["reference_gap"] = frame["close_value"] - frame["defense_close_value"]
+    frame["reference_gap"] = frame["defense_close_gap"]
     frame["defense_loss"] = [
         float(np.max(values)) - values[list(names).index(option)]
         for option, names, values in zip(
@@ -139,35 +139,50 @@ def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def reference_gap(scored: pd.DataFrame) -> pd.DataFrame:
     """The two references by talon size: ``positions``, ``defended`` (those with a
-    best-defense value), and over those the mean PIMC and best-defense values of closing,
-    their mean ``gap`` and ``verdicts_differ`` (positions where they disagree on closing)."""
+    best-defense value of closing; ``sampled``: of them, those solved on sampled worlds),
+    and over those the mean PIMC and best-defense values of closing, their mean ``gap`` on
+    the same worlds with its 95% interval over the positions (``gap_low``, ``gap_high``),
+    ``verdicts`` (positions where best defense values every option) and
+    ``verdicts_differ`` (of those, where the two disagree on closing)."""
     positions = scored.drop_duplicates("position")
     defended = positions[np.isfinite(positions["defense_close_value"])]
     pimc_closes = defended["close_value"] > defended["best_alternative_value"]
     defense_closes = defended["defense_close_value"] > defended["defense_alternative_value"]
-    by_talon = defended.assign(verdicts_differ=pimc_closes != defense_closes).groupby("talon_size")
+    verdicts = np.isfinite(defended["defense_alternative_value"])
+    by_talon = defended.assign(
+        sampled=defended["defense_groups"] > 0,
+        verdicts=verdicts,
+        verdicts_differ=verdicts & (pimc_closes != defense_closes),
+    ).groupby("talon_size")
+    half = Z95 * by_talon["reference_gap"].std(ddof=1) / np.sqrt(by_talon.size())
     table = pd.DataFrame(
         {
             "positions": positions.groupby("talon_size").size(),
             "defended": by_talon.size(),
+            "sampled": by_talon["sampled"].sum(),
             "pimc_close": by_talon["close_value"].mean(),
             "defense_close": by_talon["defense_close_value"].mean(),
             "gap": by_talon["reference_gap"].mean(),
+            "gap_low": by_talon["reference_gap"].mean() - half,
+            "gap_high": by_talon["reference_gap"].mean() + half,
+            "verdicts": by_talon["verdicts"].sum(),
             "verdicts_differ": by_talon["verdicts_differ"].sum(),
         }
     )
-    table[["defended", "verdicts_differ"]] = table[["defended", "verdicts_differ"]].fillna(0)
-    table = table.astype({"defended": int, "verdicts_differ": int})
+    counts = ["defended", "sampled", "verdicts", "verdicts_differ"]
+    table[counts] = table[counts].fillna(0).astype(int)
     return table.sort_index(ascending=False).reset_index()
 
 
 def equilibrium_agreement(scored: pd.DataFrame) -> pd.DataFrame:
     """The CFR equilibrium against the two references by talon size: ``positions``, the
-    positions where the equilibrium, PIMC and best defense (where solved) close, and the
-    share of positions where PIMC and where best defense take the equilibrium's
+    positions where the equilibrium, PIMC and best defense (where it values every option)
+    close, and the share of positions where PIMC and where best defense take the equilibrium's
     close-or-not decision (``pimc_agrees``, ``defense_agrees``)."""
     positions = scored.drop_duplicates("position")
-    defended = np.isfinite(positions["defense_close_value"])
+    defended = np.isfinite(positions["defense_close_value"]) & np.isfinite(
+        positions["defense_alternative_value"]
+    )  # a best-defense verdict: every option valued
     pimc_closes = positions["close_value"] > positions["best_alternative_value"]
     defense_closes = positions["defense_close_value"] > positions["defense_alternative_value"]
     equilibrium_closes = positions["equilibrium_closes"]
@@ -205,8 +220,13 @@ def quality_markdown(quality: dict[str, pd.DataFrame], config: EvaluationConfig,
         f"{positions} positions of `{config.positions}`, {rows} decisions of "
         f"{len(config.agents)} agent(s), seed {config.seed}. Reference: PIMC (open-hand "
         f"values) over every world up to {config.worlds_limit} worlds, else "
-        f"{config.samples} sampled ones; best defense up to {config.defense_worlds} worlds "
-        f"and {config.defense_nodes} tree nodes per option. Loss: game points lost per "
+        f"{config.samples} sampled ones; best defense up to {config.defense_worlds} worlds"
+        + (
+            f" (elsewhere on {config.defense_groups} samples of as many)"
+            if config.defense_groups
+            else ""
+        )
+        + f" and {config.defense_nodes} tree nodes per option. Loss: game points lost per "
         "decision against the reference's best option, with 95% intervals; false close: "
         "closed where not closing is better; missed close: did not close where closing is "
         "better; the loss of the close-or-not choice counts only the better close against "
@@ -226,9 +246,12 @@ def quality_markdown(quality: dict[str, pd.DataFrame], config: EvaluationConfig,
         "",
         "## The two references",
         "",
-        "PIMC (optimistic for the closer) against best defense (a lower bound, solved where "
-        "the worlds are few), over the positions that have both: mean values of closing, "
-        "their gap, and the positions where they disagree on closing.",
+        "PIMC (optimistic for the closer) against best defense (a lower bound where every "
+        "world is solved; on sampled worlds, in expectation between that bound and PIMC), "
+        "over the positions that have both: mean values of closing, their gap on the same "
+        "worlds with its 95% interval over the positions, the positions solved on sampled "
+        "worlds, and where best defense values every option (`verdicts`), those where the two "
+        "disagree on closing.",
         "",
         markdown_table(quality["references"].set_index("talon_size").round(3)),
     ]

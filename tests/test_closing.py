@@ -23,6 +23,7 @@ from sixtysix.engine import multi_core
 from sixtysix.engine.cards import card_name, mask_to_names
 from sixtysix.engine.multi_core import A_CLOSE
 from sixtysix.theory.closing_values import (
+    BEST_DEFENSE_TOLERANCE,
     ClosingPosition,
     analyze,
     best_defense_reference,
@@ -394,6 +395,86 @@ def test_best_defense_equals_pimc_when_the_closer_knows_every_card():
         rows = zip(defense.options, pimc.values[rank], defense.values, strict=True)
         for option, exact, value in rows:
             assert value.guaranteed == pytest.approx(exact, abs=1e-3), option.name
+
+
+def test_best_defense_keeps_the_open_hand_value_of_its_worlds():
+    position = ClosingPosition.from_json(EXAMPLE)
+    pimc = pimc_reference(position)
+    defense = best_defense_reference(position, groups=4)  # few worlds: all of them, no samples
+    assert pimc.enumerated and defense.groups == 0
+    for mean, value in zip(pimc.means, defense.values, strict=True):
+        assert value.open_hand == pytest.approx(mean) and value.gap == mean - value.guaranteed
+        assert value.half_width == value.gap_half_width == 0
+
+
+def test_sampled_best_defense_averages_the_games_of_its_samples():
+    """Each group is the game on ``max_worlds`` distinct worlds drawn from the seed; the
+    reference reports the means over the groups with 95% t intervals."""
+    position = ClosingPosition.from_json(EXAMPLE)
+    count = position.count_worlds()
+    sampled = best_defense_reference(position, max_worlds=3, groups=4, seed=11)
+    assert sampled.skipped is None and (sampled.worlds, sampled.groups) == (3, 4)
+    draw = np.random.default_rng(11)
+    samples = [draw.choice(count, size=3, replace=False) for _ in range(4)]
+    games = [best_defense_reference(position, max_worlds=3, ranks=s) for s in samples]
+    quantile = 3.182446305284263 / 2  # the 97.5% quantile of t, 3 degrees of freedom, / sqrt(4)
+    for i, value in enumerate(sampled.values):
+        guaranteed = np.array([game.values[i].guaranteed for game in games])
+        gaps = np.array([game.values[i].gap for game in games])
+        assert value.groups == 4
+        assert value.guaranteed == pytest.approx(guaranteed.mean())
+        assert value.gap == pytest.approx(gaps.mean())
+        assert value.half_width == pytest.approx(quantile * guaranteed.std(ddof=1))
+        assert value.gap_half_width == pytest.approx(quantile * gaps.std(ddof=1))
+    again = best_defense_reference(position, max_worlds=3, groups=4, seed=11)
+    assert [v.guaranteed for v in again.values] == [v.guaranteed for v in sampled.values]
+
+
+def test_best_defense_on_fewer_worlds_is_worth_at_least_as_much_to_the_closer():
+    """Restricted to a subset of the worlds, the closer's strategy for all of them is still a
+    strategy, so the mean over the subsets of one size bounds the game on every world from
+    above: the sampled reference errs towards the closer, never below the full game."""
+    position = ClosingPosition.from_json(EXAMPLE)
+    count = position.count_worlds()
+    full = best_defense_reference(position)
+    subsets = [
+        best_defense_reference(position, ranks=set(range(count)) - {left}) for left in range(count)
+    ]  # the bounds below are true bounds at any tolerance
+    for i, value in enumerate(full.values):
+        assert value.guaranteed <= np.mean([s.values[i].upper for s in subsets]) + 1e-9
+
+
+def test_best_defense_lets_the_closer_see_the_card_he_draws():
+    """Before drawing, declining the close draws him a card: worlds where he draws different
+    cards are different information sets for him. In these two worlds he draws KC and KD,
+    so after the draw he knows the world and best defense is worth PIMC's value."""
+    position = ClosingPosition.from_json(
+        {
+            "preset": "sixty_six",
+            "trump": "H",
+            "face_up": "9H",
+            "talon_size": 4,
+            "hand": ["AH", "AS", "JS", "TD", "TS"],
+            "gone": ["9C", "9D", "9S", "AC", "JC", "QC", "QD", "QH", "TC", "TH"],
+            "opponent_known": ["KH"],
+            "points": [21, 61],
+            "tricks": [4, 1],
+            "marriages": [[], ["H"]],
+            "before_draw": True,
+        }
+    )
+    assert [position.world(r).talon[0] for r in (133, 177)] == ["KC", "KD"]
+    defense = best_defense_reference(position, ranks=[133, 177])
+    [draw] = [v for o, v in zip(defense.options, defense.values, strict=True) if o.name == "draw"]
+    assert draw.guaranteed == pytest.approx(draw.open_hand, abs=BEST_DEFENSE_TOLERANCE)
+
+
+def test_best_defense_refuses_one_group_and_no_worlds():
+    position = ClosingPosition.from_json(EXAMPLE)
+    with pytest.raises(ValueError, match="groups=1 gives no interval; valid: 0"):
+        best_defense_reference(position, groups=1)
+    with pytest.raises(ValueError, match="ranks is empty"):
+        best_defense_reference(position, ranks=[])
 
 
 def test_best_defense_is_skipped_beyond_its_limits():

@@ -132,6 +132,8 @@ def hand_made() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
             "best_alternative_value": [0.5, 1.0, 1.0],
             "defense_values": [[1.5, 0.0, -1.5], [-1.0, nan, 0.0], [nan] * 3],
             "defense_close_value": [1.5, nan, nan],
+            "defense_close_gap": [0.5, nan, nan],
+            "defense_groups": [0, 0, 0],
             "defense_alternative_value": [0.0, nan, nan],
         }
     )
@@ -188,6 +190,22 @@ def test_losses_false_and_missed_closes_are_exact_on_hand_made_positions():
     references = quality["references"].set_index("talon_size")
     assert list(references["positions"]) == [1, 2] and list(references["defended"]) == [0, 1]
     assert references.loc[4, "gap"] == 0.5 and references.loc[4, "verdicts_differ"] == 0
+
+
+def test_the_reference_solves_best_defense_on_sampled_worlds_where_there_are_more():
+    state = closing_values.ClosingPosition.from_json(EXAMPLE).state()  # 6 worlds
+    every = closing_evaluation.reference_values(state, 1000, 48, 5)
+    assert every["enumerated"] and every["defense_groups"] == 0
+    assert every["defense_close_half_width"] == every["defense_close_gap_half_width"] == 0
+    gap = every["close_value"] - every["defense_close_value"]
+    assert every["defense_close_gap"] == pytest.approx(gap)
+    sampled = closing_evaluation.reference_values(
+        state, 1000, 48, 5, defense_worlds=3, defense_groups=2
+    )
+    assert sampled["defense_groups"] == 2 and sampled["defense_close_half_width"] >= 0
+    assert sampled["defense_close_gap"] >= -closing_values.BEST_DEFENSE_TOLERANCE
+    skipped = closing_evaluation.reference_values(state, 1000, 48, 5, defense_worlds=3)
+    assert skipped["defense_groups"] == 0 and pd.isna(skipped["defense_close_value"])
 
 
 def test_closing_where_it_is_worth_the_same_as_not_closing_is_no_false_close():
@@ -396,6 +414,12 @@ def test_every_closing_command_has_help(command, capsys):
         (["evaluate", "--positions", "missing.parquet"], "no such positions file"),
         (["evaluate", "--positions", "p.parquet", "--samples", "0"], "samples must be"),
         (["evaluate", "--positions", "p.parquet", "--max-talon", "1"], "max-talon must be"),
+        (
+            ["evaluate", "--positions", "p.parquet", "--defense-groups", "1"],
+            "defense-groups=1 gives no interval; valid: 0 (no sampling) or at least 2",
+        ),
+        (["analyze", "p.json", "--defense-groups", "-1"], "defense-groups must be"),
+        (["analyze", "p.json", "--defense-nodes", "8388609"], "defense-nodes must be"),
         (["evaluate", "--positions", "p.parquet", "--agents", "human"], "interactive"),
     ],
 )
@@ -458,6 +482,7 @@ def test_analyze_prints_the_analysis_as_text_or_one_json_object(
         "best_defense": True,
         "max_worlds": closing_values.BEST_DEFENSE_WORLDS,
         "max_nodes": closing_values.BEST_DEFENSE_NODES,
+        "groups": closing_values.BEST_DEFENSE_GROUPS,
     }
 
 

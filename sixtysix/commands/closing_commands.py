@@ -22,6 +22,7 @@ from .arguments import (
     add_seed,
     agent_spec,
     check_default_output,
+    checked_type,
     integer_type,
     output_stem,
     positions_file,
@@ -67,8 +68,8 @@ def add_run_options(command: argparse.ArgumentParser, kept: str) -> None:
 
 
 def add_reference_options(command: argparse.ArgumentParser) -> None:
-    """``--samples``, ``--worlds-limit``, ``--defense-worlds`` and ``--defense-nodes``: how
-    the references value a position."""
+    """``--samples``, ``--worlds-limit``, ``--defense-worlds``, ``--defense-groups`` and
+    ``--defense-nodes``: how the references value a position."""
     command.add_argument(
         "--samples",
         type=integer_type("samples"),
@@ -93,8 +94,17 @@ def add_reference_options(command: argparse.ArgumentParser) -> None:
         "default: %(default)s)",
     )
     command.add_argument(
+        "--defense-groups",
+        type=checked_type(partial(closing_values.check_groups, name="defense-groups")),
+        default=closing_values.BEST_DEFENSE_GROUPS,
+        metavar="G",
+        help="where there are more worlds than --defense-worlds, solve best defense on G "
+        "uniform samples of that many worlds and report the mean with a 95%% interval (0: "
+        "not at all; default: %(default)s)",
+    )
+    command.add_argument(
         "--defense-nodes",
-        type=integer_type("defense-nodes"),
+        type=integer_type("defense-nodes", 1, closing_values.MAX_DEFENSE_NODES + 1),
         default=closing_values.BEST_DEFENSE_NODES,
         metavar="N",
         help="... and only for options whose game tree has at most N nodes (default: %(default)s)",
@@ -250,6 +260,7 @@ def run_evaluate(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
             args.seed,
             args.equilibrium,
             args.min_talon,
+            args.defense_groups,
         )
         positions = closing_harvest.read_positions(args.positions)
         closing_evaluation.check_equilibrium(args.equilibrium, positions)
@@ -306,6 +317,7 @@ def run_analyze(command: argparse.ArgumentParser, args: argparse.Namespace) -> i
             best_defense=args.defense_worlds > 0,
             max_worlds=max(args.defense_worlds, 1),
             max_nodes=args.defense_nodes,
+            groups=args.defense_groups,
         )
     except ValueError as error:
         command.error(f"argument POSITION.json: {error}")

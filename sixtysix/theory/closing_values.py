@@ -22,8 +22,10 @@ Two references value them, in game points from the leader's side:
   (``sixtysix.theory.cfr``) on the tree of the worlds (``sixtysix.theory.gametree.build_from``). The
   closer's guaranteed value of the average strategy against a best-responding defender
   is a true lower bound on that game's value, which in turn is a lower bound on what
-  the closer gets against a defender who cannot see his cards. Only for few unseen
-  cards (``max_worlds``, ``max_nodes``).
+  the closer gets against a defender who cannot see his cards. Solved on every world
+  where they are few (``max_worlds``), else, with ``groups``, on that many uniform
+  samples of ``max_worlds`` worlds (a mean with a 95% interval); only for options whose
+  trees have at most ``max_nodes`` nodes.
 
 ``analyze`` puts both together with a verdict; ``render`` prints it for the terminal.
 """
@@ -40,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from scipy import stats
 
 from ..engine import multi_core, solver
 from ..engine.actions import action_name, masks_to_actions
@@ -393,8 +396,10 @@ def pimc_reference(
 
 # ---- (b) the best-defense reference ---------------------------------------------------------
 
-BEST_DEFENSE_WORLDS = 64  # solve the best-defense game only up to this many worlds
+BEST_DEFENSE_WORLDS = 64  # solve the best-defense game on every world up to this many
+BEST_DEFENSE_GROUPS = 0  # beyond them, on this many samples of as many worlds (0: not at all)
 BEST_DEFENSE_NODES = 1_000_000  # and only while an option's tree has at most this many nodes
+MAX_DEFENSE_NODES = gametree.MAX_OBSERVATIONS // 2  # a node adds one observation per player
 BEST_DEFENSE_ITERATIONS = 2000  # CFR+ iterations at most
 BEST_DEFENSE_TOLERANCE = 0.01  # stop once the bounds are this close (game points)
 
@@ -436,25 +441,39 @@ class DefenseValue:
     """The best-defense game of one option: ``guaranteed`` is the closer's value of the
     CFR+ average strategy against a best-responding defender (a true lower bound on the
     game's value), ``upper`` the closer's best response to the defender's average strategy
-    (an upper bound). ``nodes`` and ``iterations`` say what it took."""
+    (an upper bound), ``open_hand`` the mean open-hand value of the same worlds (PIMC's), so
+    ``gap`` is what seeing the cards is worth to the closer there. ``nodes`` and
+    ``iterations`` say what it took. On sampled worlds (``groups`` of them) the values are
+    means over the groups, ``half_width`` and ``gap_half_width`` their 95% t intervals,
+    ``nodes`` and ``iterations`` the largest group's and ``seconds`` the sum."""
 
     guaranteed: float
     upper: float
+    open_hand: float
     nodes: int
     information_sets: int
     iterations: int
     seconds: float
+    groups: int = 0
+    half_width: float = 0.0
+    gap_half_width: float = 0.0
+
+    @property
+    def gap(self) -> float:
+        return self.open_hand - self.guaranteed
 
 
 @dataclass
 class BestDefenseReference:
     """``values[i]``: the ``DefenseValue`` of ``options[i]``, None where its tree is too big;
-    ``skipped`` says why a position was not solved at all (or None)."""
+    ``worlds`` in each game, solved on ``groups`` samples of them (0: one game); ``skipped``
+    says why a position was not solved at all (or None)."""
 
     options: list[Option]
     values: list[DefenseValue | None]
     worlds: int
     skipped: str | None = None
+    groups: int = 0
 
 
 def _option_roots(position: ClosingPosition, option: Option, ranks: list[int]) -> np.ndarray:
@@ -477,43 +496,85 @@ def best_defense_reference(
     iterations: int = BEST_DEFENSE_ITERATIONS,
     tolerance: float = BEST_DEFENSE_TOLERANCE,
     ranks: Sequence[int] | None = None,
+    groups: int = BEST_DEFENSE_GROUPS,
+    seed: int = 0,
 ) -> BestDefenseReference:
     """Each option's value in the game where chance picks one of the position's worlds
     (uniformly; only the worlds of ``ranks`` if given), the defender sees it and the closer
     does not: CFR+ on the tree of the worlds (``gametree.build_from``) until the bounds are
     ``tolerance`` apart or after ``iterations``; only with at most ``max_worlds`` worlds and
-    ``max_nodes`` nodes."""
+    ``max_nodes`` nodes. Where there are more worlds and ``groups`` is at least 2, each
+    option's game is solved on ``groups`` independent uniform samples of ``max_worlds``
+    distinct worlds (drawn from ``seed``) instead, and its values averaged over them."""
     max_worlds = check_integer(max_worlds, "max_worlds", 1)
-    max_nodes = check_integer(max_nodes, "max_nodes", 1)
+    max_nodes = check_integer(max_nodes, "max_nodes", 1, MAX_DEFENSE_NODES + 1)
     iterations = check_integer(iterations, "iterations", 1)
+    groups = check_groups(groups)
     options = position_options(position)
     count = position.count_worlds()
-    if ranks is None:
-        ranks = list(range(count)) if count <= max_worlds else []
+    if ranks is not None:
+        samples = [sorted({check_integer(r, "world rank", 0, count) for r in ranks})]
+        if not samples[0]:
+            raise ValueError("ranks is empty; valid: at least one world rank")
+    elif count <= max_worlds:
+        samples = [list(range(count))]
+    elif groups:
+        draw = np.random.default_rng(check_seed(seed))
+        samples = [
+            sorted(int(r) for r in draw.choice(count, size=max_worlds, replace=False))
+            for _ in range(groups)
+        ]
     else:
-        ranks = sorted({check_integer(r, "world rank", 0, count) for r in ranks})
-    worlds = len(ranks) or count
-    if not ranks or worlds > max_worlds:
+        samples = []
+    worlds = len(samples[0]) if samples else count
+    if not samples or worlds > max_worlds:
         reason = f"{worlds} worlds, more than max_worlds={max_worlds}"
         return BestDefenseReference(options, [None] * len(options), worlds, reason)
+    values = [
+        _defend(position, option, samples, max_nodes, iterations, tolerance) for option in options
+    ]
+    groups = len(samples) if len(samples) > 1 else 0  # one sample: every world, or ``ranks``
+    return BestDefenseReference(options, values, worlds, groups=groups)
+
+
+def check_groups(groups: object, name: str = "groups") -> int:
+    """``groups`` of sampled worlds: 0 (none) or at least 2 (one gives no interval)."""
+    groups = check_integer(groups, name, 0)
+    if groups == 1:
+        raise ValueError(f"{name}=1 gives no interval; valid: 0 (no sampling) or at least 2")
+    return groups
+
+
+def _defend(position, option, samples, max_nodes, iterations, tolerance) -> DefenseValue | None:
+    """The option's best-defense game solved on each sample of world ranks (None if a tree
+    has more than ``max_nodes`` nodes), combined over the samples when there are several."""
     game = position.game
-    observations = np.zeros((worlds, 2), dtype=np.int64)
-    observations[:, 1 - LEADER] = np.arange(worlds)  # the defender tells worlds apart
-    values = []
-    for option in options:
+    solved = []
+    for ranks in samples:
         roots = _option_roots(position, option, ranks)
-        nodes = _count_nodes(game.rule_array, roots, max_nodes)
-        if nodes > max_nodes:
-            values.append(None)
-            continue
+        if _count_nodes(game.rule_array, roots, max_nodes) > max_nodes:
+            return None
         started = time.perf_counter()
-        tree = gametree.build_from(game, roots, np.full(worlds, 1.0 / worlds), observations)
-        values.append(_solve_defense(tree, iterations, tolerance, started))
-    return BestDefenseReference(options, values, worlds)
+        observations = np.zeros((len(ranks), 2), dtype=np.int64)
+        observations[:, 1 - LEADER] = np.arange(len(ranks))  # the defender tells worlds apart
+        observations[:, LEADER] = roots["hand"][:, LEADER]  # the closer by a card he drew
+        tree = gametree.build_from(game, roots, np.full(len(ranks), 1 / len(ranks)), observations)
+        solved.append(_solve_defense(tree, iterations, tolerance, _open_hand(game, roots), started))
+    return solved[0] if len(solved) == 1 else _over_groups(solved)
 
 
-def _solve_defense(tree, iterations: int, tolerance: float, started: float) -> DefenseValue:
-    """CFR+ in rounds until the bounds meet within ``tolerance``."""
+def _open_hand(game: Game, roots: np.ndarray) -> float:
+    """The mean exact open-hand value of the roots, from the leader's side."""
+    workspace, bound = solver.shared_workspace(), game.rules.max_game_points
+    total = 0
+    for index in range(len(roots)):
+        root = roots[index : index + 1]
+        total += solver.solve_record(workspace, game.rule_array, root, bound, solver.NO_HORIZON)[0]
+    return total / len(roots)
+
+
+def _solve_defense(tree, iterations: int, tolerance: float, open_hand: float, started: float):
+    """CFR+ in rounds until the bounds meet within ``tolerance``: a ``DefenseValue``."""
     done, step = 0, 10
     cfr_plus = cfr.CFRSolver(tree, "cfr+")
     while True:
@@ -528,10 +589,30 @@ def _solve_defense(tree, iterations: int, tolerance: float, started: float) -> D
     return DefenseValue(
         guaranteed=-defender_best,
         upper=closer_best,
+        open_hand=open_hand,
         nodes=tree.nodes,
         information_sets=tree.infosets,
         iterations=done,
         seconds=time.perf_counter() - started,
+    )
+
+
+def _over_groups(solved: list[DefenseValue]) -> DefenseValue:
+    """The means of the groups' values, with 95% t intervals over the groups."""
+    guaranteed = np.array([value.guaranteed for value in solved])
+    gaps = np.array([value.gap for value in solved])
+    quantile = stats.t.ppf(0.975, len(solved) - 1) / math.sqrt(len(solved))
+    return DefenseValue(
+        guaranteed=float(guaranteed.mean()),
+        upper=float(np.mean([value.upper for value in solved])),
+        open_hand=float(np.mean([value.open_hand for value in solved])),
+        nodes=max(value.nodes for value in solved),
+        information_sets=max(value.information_sets for value in solved),
+        iterations=max(value.iterations for value in solved),
+        seconds=sum(value.seconds for value in solved),
+        groups=len(solved),
+        half_width=float(quantile * guaranteed.std(ddof=1)),
+        gap_half_width=float(quantile * gaps.std(ddof=1)),
     )
 
 
@@ -560,14 +641,18 @@ def analyze(
     best_defense: bool = True,
     max_worlds: int = BEST_DEFENSE_WORLDS,
     max_nodes: int = BEST_DEFENSE_NODES,
+    groups: int = BEST_DEFENSE_GROUPS,
 ) -> dict:
     """Both references of every option, the close value (the better close), the best
     alternative and the verdict (by PIMC; by best defense too where it was solved), as a
-    JSON-ready dict (``render`` prints it)."""
+    JSON-ready dict (``render`` prints it). Best defense is solved on sampled worlds where
+    there are more than ``max_worlds`` and ``groups`` is at least 2, drawn from ``seed``."""
     pimc = pimc_reference(position, limit, samples, seed)
     options, means = pimc.options, [float(m) for m in pimc.means]
     close, alternative = _best(options, means, True), _best(options, means, False)
-    defense = best_defense_reference(position, max_worlds, max_nodes) if best_defense else None
+    defense = None
+    if best_defense:
+        defense = best_defense_reference(position, max_worlds, max_nodes, groups=groups, seed=seed)
     rows = []
     for i, option in enumerate(options):
         half = pimc.half_width(pimc.values[:, i])
@@ -579,8 +664,9 @@ def analyze(
                 "pimc": means[i],
                 "pimc_interval": [means[i] - half, means[i] + half],
                 "best_defense": value.guaranteed if value else None,
+                "best_defense_half_width": value.half_width if value else None,
                 "best_defense_upper": value.upper if value else None,
-                "gap": means[i] - value.guaranteed if value else None,
+                "gap": value.gap if value else None,
                 "tree_nodes": value.nodes if value else None,
                 "cfr_iterations": value.iterations if value else None,
             }
@@ -612,9 +698,15 @@ def _defense_summary(defense: BestDefenseReference | None, options: list[Option]
         return None
     values = [v.guaranteed if v else None for v in defense.values]
     close, alternative = _best(options, values, True), _best(options, values, False)
+    closing = defense.values[close] if close is not None else None
     summary = {
         "skipped": defense.skipped,
-        "close_value": values[close] if close is not None else None,
+        "worlds": defense.worlds,
+        "groups": defense.groups,
+        "close_value": closing.guaranteed if closing else None,
+        "close_half_width": closing.half_width if closing else None,
+        "close_gap": closing.gap if closing else None,
+        "close_gap_half_width": closing.gap_half_width if closing else None,
         "best_alternative": options[alternative].name if alternative is not None else None,
         "best_alternative_value": values[alternative] if alternative is not None else None,
         "verdict": None,
@@ -652,13 +744,23 @@ def render(analysis: dict) -> str:
         lines.append(f"{worlds} worlds, all solved exactly")
     else:
         lines.append(f"{worlds} worlds; {analysis['samples']} sampled (95% intervals)")
+    defense = analysis["best_defense"]
+    if defense is not None and defense["groups"]:
+        lines.append(
+            f"best defense on {defense['groups']} samples of {defense['worlds']} worlds "
+            "(95% intervals over the samples); gap: PIMC minus best defense on the same worlds"
+        )
     name_width = max(len(row["option"]) for row in analysis["options"]) + 2
-    lines.append(f"{'option':<{name_width}}{'PIMC':>8}{'± 95%':>8}{'best defense':>14}{'gap':>8}")
+    lines.append(
+        f"{'option':<{name_width}}{'PIMC':>8}{'± 95%':>8}{'best defense':>14}{'± 95%':>8}{'gap':>8}"
+    )
     for row in analysis["options"]:
         low, high = row["pimc_interval"]
+        half = row["best_defense_half_width"]
         lines.append(
             f"{row['option']:<{name_width}}{_signed(row['pimc'], 8)}{(high - low) / 2:8.3f}"
-            f"{_signed(row['best_defense'], 14)}{_signed(row['gap'], 8)}"
+            f"{_signed(row['best_defense'], 14)}"
+            f"{f'{half:8.3f}' if half is not None else ' ' * 7 + '-'}{_signed(row['gap'], 8)}"
         )
     low, high = analysis["difference_interval"]
     alternative = f"{analysis['best_alternative_value']:+.3f}"
@@ -668,7 +770,6 @@ def render(analysis: dict) -> str:
         f"difference {analysis['difference']:+.3f} [{low:+.3f}, {high:+.3f}]"
     )
     lines.append(f"verdict (PIMC): {analysis['verdict']}")
-    defense = analysis["best_defense"]
     if defense is not None:
         if defense["verdict"] is not None:
             lines.append(
