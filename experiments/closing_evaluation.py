@@ -33,12 +33,12 @@ from sixtysix.theory.closing_values import (
     BEST_DEFENSE_GROUPS,
     BEST_DEFENSE_NODES,
     BEST_DEFENSE_WORLDS,
-    MAX_DEFENSE_NODES,
     PIMC_LIMIT,
     PIMC_SAMPLES,
     ClosingPosition,
     analyze,
     check_groups,
+    check_max_nodes,
     equilibrium_reference,
 )
 
@@ -375,10 +375,7 @@ class EvaluationConfig:
             ("samples", check_integer(self.samples, "samples", 1)),
             ("worlds_limit", check_integer(self.worlds_limit, "worlds_limit", 0)),
             ("defense_worlds", check_integer(self.defense_worlds, "defense_worlds", 0)),
-            (
-                "defense_nodes",
-                check_integer(self.defense_nodes, "defense_nodes", 1, MAX_DEFENSE_NODES + 1),
-            ),
+            ("defense_nodes", check_max_nodes(self.defense_nodes, "defense_nodes")),
             ("seed", check_seed(self.seed)),
             ("equilibrium", None if self.equilibrium is None else str(self.equilibrium)),
             ("min_talon", fewest),

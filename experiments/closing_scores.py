@@ -154,6 +154,7 @@ def reference_gap(scored: pd.DataFrame) -> pd.DataFrame:
         verdicts=verdicts,
         verdicts_differ=verdicts & (pimc_closes != defense_closes),
     ).groupby("talon_size")
+    gap = by_talon["reference_gap"].mean()
     half = Z95 * by_talon["reference_gap"].std(ddof=1) / np.sqrt(by_talon.size())
     table = pd.DataFrame(
         {
@@ -162,9 +163,9 @@ def reference_gap(scored: pd.DataFrame) -> pd.DataFrame:
             "sampled": by_talon["sampled"].sum(),
             "pimc_close": by_talon["close_value"].mean(),
             "defense_close": by_talon["defense_close_value"].mean(),
-            "gap": by_talon["reference_gap"].mean(),
-            "gap_low": by_talon["reference_gap"].mean() - half,
-            "gap_high": by_talon["reference_gap"].mean() + half,
+            "gap": gap,
+            "gap_low": gap - half,
+            "gap_high": gap + half,
             "verdicts": by_talon["verdicts"].sum(),
             "verdicts_differ": by_talon["verdicts_differ"].sum(),
         }

@@ -104,7 +104,7 @@ def add_reference_options(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument(
         "--defense-nodes",
-        type=integer_type("defense-nodes", 1, closing_values.MAX_DEFENSE_NODES + 1),
+        type=checked_type(partial(closing_values.check_max_nodes, name="defense-nodes")),
         default=closing_values.BEST_DEFENSE_NODES,
         metavar="N",
         help="... and only for options whose game tree has at most N nodes (default: %(default)s)",

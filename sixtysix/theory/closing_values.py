@@ -507,7 +507,7 @@ def best_defense_reference(
     option's game is solved on ``groups`` independent uniform samples of ``max_worlds``
     distinct worlds (drawn from ``seed``) instead, and its values averaged over them."""
     max_worlds = check_integer(max_worlds, "max_worlds", 1)
-    max_nodes = check_integer(max_nodes, "max_nodes", 1, MAX_DEFENSE_NODES + 1)
+    max_nodes = check_max_nodes(max_nodes)
     iterations = check_integer(iterations, "iterations", 1)
     groups = check_groups(groups)
     options = position_options(position)
@@ -535,6 +535,11 @@ def best_defense_reference(
     ]
     groups = len(samples) if len(samples) > 1 else 0  # one sample: every world, or ``ranks``
     return BestDefenseReference(options, values, worlds, groups=groups)
+
+
+def check_max_nodes(max_nodes: object, name: str = "max_nodes") -> int:
+    """``max_nodes`` of a best-defense tree: at least 1, at most what its keys hold."""
+    return check_integer(max_nodes, name, 1, MAX_DEFENSE_NODES + 1)
 
 
 def check_groups(groups: object, name: str = "groups") -> int:
@@ -719,8 +724,8 @@ def _defense_summary(defense: BestDefenseReference | None, options: list[Option]
     return summary
 
 
-def _signed(value: float | None, width: int = 7) -> str:
-    return f"{value:+{width}.3f}" if value is not None else " " * (width - 1) + "-"
+def _signed(value: float | None, width: int = 7, sign: str = "+") -> str:
+    return f"{value:{sign}{width}.3f}" if value is not None else " " * (width - 1) + "-"
 
 
 def render(analysis: dict) -> str:
@@ -759,8 +764,8 @@ def render(analysis: dict) -> str:
         half = row["best_defense_half_width"]
         lines.append(
             f"{row['option']:<{name_width}}{_signed(row['pimc'], 8)}{(high - low) / 2:8.3f}"
-            f"{_signed(row['best_defense'], 14)}"
-            f"{f'{half:8.3f}' if half is not None else ' ' * 7 + '-'}{_signed(row['gap'], 8)}"
+            f"{_signed(row['best_defense'], 14)}{_signed(half, 8, sign='')}"
+            f"{_signed(row['gap'], 8)}"
         )
     low, high = analysis["difference_interval"]
     alternative = f"{analysis['best_alternative_value']:+.3f}"
