@@ -1,21 +1,28 @@
 """Matches inside the VU engine (PyPI ``schnapsen``, the ``vu_schnapsen`` rules): sixtysix
-agents against VU's ``RdeepBot``, the outside yardstick of issue 22.
+agents against one of VU's bots, by default ``RdeepBot``, the outside yardstick of issue 22.
 
-``RdeepBot(samples, depth)`` values each of its moves by ``samples`` random worlds, each
-played on by random moves for ``depth`` tricks, and plays the move of the best share of the
-card points then. Each deal is VU's own shuffle of its seed (``vu_bridge.seeded_deck``) and
-is played twice, the agent as VU's ``bot1`` (who leads the first trick) and as ``bot2``: a
-duplicate pair. VU's unmodified engine runs the game; the agent plays on our ``vu_schnapsen``
-state, kept in step with VU's moves (dealer 1, so player 0 is ``bot1``; the differential test
-checks that the two engines agree on every legal move), and sees only its view (a cheating
-reference such as ``open-hand``, allowed only with ``allow_cheating``, gets the state). At the end
-of each deal our outcome must equal VU's, else the run fails naming the deal.
+The rivals (``RIVALS``): ``rdeep`` is ``RdeepBot(samples, depth)``, which values each of its
+moves by ``samples`` random worlds, each played on by random moves for ``depth`` tricks, and
+plays the move of the best share of the card points then; ``rdeep-alphabeta`` is the same
+until the talon is closed or exhausted and VU's exact ``AlphaBetaBot`` after (the delegation
+that VU's documentation of ``AlphaBetaBot`` describes); ``bully`` is VU's ``BullyBot`` (a
+random trump if it holds one, else a card of the suit led, else one of its highest cards) and
+``rand`` its ``RandBot``.
+
+Each deal is VU's own shuffle of its seed (``vu_bridge.seeded_deck``) and is played twice,
+the agent as VU's ``bot1`` (who leads the first trick) and as ``bot2``: a duplicate pair. VU's
+unmodified engine runs the game; the agent plays on our ``vu_schnapsen`` state, kept in step
+with VU's moves (dealer 1, so player 0 is ``bot1``; the differential test checks that the two
+engines agree on every legal move), and sees only its view (a cheating reference such as
+``open-hand``, allowed only with ``allow_cheating``, gets the state). At the end of each deal
+our outcome must equal VU's, else the run fails naming the deal.
 
 Seeds: deal ``index`` of a run of ``seed`` has the tournaments' seed ``unit_seed(seed,
-index)`` (recorded in each row); the agent and RdeepBot's ``random.Random`` are seeded with
+index)`` (recorded in each row); the agent and the rival's ``random.Random`` are seeded with
 ``unit_seed(deal_seed, agent_player)``. Rows are one per agent, deal and seating; times are
 wall-clock seconds per decision of each side, every decision counted (forced ones too), after
-one untimed deal of the agent in each process. The runs are the tournaments'
+one untimed deal of the agent in each process; ``samples`` and ``depth`` are recorded for
+every rival but used only by the ``rdeep`` ones. The runs are the tournaments'
 (``tournament.run_schedule``): batches on a process pool, resumable ``ResultStore`` files,
 and SIGTERM or a failed batch ending them with what was played saved.
 """
@@ -47,6 +54,7 @@ from .tournament_summary import group_intervals, plus_minus
 PRESET = "vu_schnapsen"
 DEALER = 1  # player 0 is VU's bot1, who leads the first trick
 DEFAULT_SAMPLES, DEFAULT_DEPTH = 16, 4  # RdeepBot(16, 4), as issue 22 measured
+RIVALS = ("rdeep", "rdeep-alphabeta", "bully", "rand")
 COLUMNS = {
     "agent": pa.string(),
     "index": pa.int64(),
@@ -61,8 +69,9 @@ COLUMNS = {
 
 @dataclasses.dataclass(frozen=True)
 class VUMatchConfig(Configuration):
-    """Each of ``agents`` against ``RdeepBot(samples, depth)`` on ``deals`` duplicate pairs;
-    for ``tournament.run_schedule``, one 'pairing' per agent, whose units are its deals."""
+    """Each of ``agents`` against the VU bot ``rival`` (one of ``RIVALS``) on ``deals``
+    duplicate pairs; for ``tournament.run_schedule``, one 'pairing' per agent, whose units are
+    its deals."""
 
     keys: ClassVar[list[str]] = ["agent", "index", "agent_player"]
     seatings: ClassVar[int] = 2
@@ -74,16 +83,30 @@ class VUMatchConfig(Configuration):
     seed: int
     samples: int = DEFAULT_SAMPLES
     depth: int = DEFAULT_DEPTH
+    rival: str = RIVALS[0]
     allow_cheating: bool = dataclasses.field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("deals", "samples", "depth"):
             check_integer(getattr(self, name), name, 1)
+        if self.rival not in RIVALS:
+            raise ValueError(f"rival {self.rival!r}: valid are {', '.join(RIVALS)}")
         canonical = canonical_specs(self.agents, 1, "a VU match")
         if not self.allow_cheating:
             refuse_cheating(canonical)
         object.__setattr__(self, "agents", canonical)
         object.__setattr__(self, "seed", check_seed(self.seed))
+
+    @property
+    def rival_name(self) -> str:
+        """The rival as the tables and plots name it, e.g. ``RdeepBot(16, 4)``."""
+        rdeep = f"RdeepBot({self.samples}, {self.depth})"
+        return {
+            "rdeep": rdeep,
+            "rdeep-alphabeta": f"{rdeep} + AlphaBetaBot",
+            "bully": "BullyBot",
+            "rand": "RandBot",
+        }[self.rival]
 
     def as_dict(self) -> dict:
         fields = dataclasses.asdict(self)
@@ -108,17 +131,42 @@ class VUMatchConfig(Configuration):
 
 
 def _vu():
-    """The VU modules, or a clear error where the ``schnapsen`` package is missing."""
+    """``vu_bridge``, or a clear error where the ``schnapsen`` package is missing."""
     try:
-        from schnapsen.bots.rdeep import RdeepBot
-
         from . import vu_bridge
     except ImportError as error:
         raise TournamentError(
             f"the VU match needs the PyPI package schnapsen==0.0.5 ({error}): "
             "pip install -e '.[dev]'"
         ) from None
-    return RdeepBot, vu_bridge
+    return vu_bridge
+
+
+def rival_bot(config: VUMatchConfig, rand: random.Random):
+    """A new VU bot of ``config.rival``, drawing its random choices from ``rand``."""
+    from schnapsen.bots import AlphaBetaBot, BullyBot, RandBot, RdeepBot
+
+    if config.rival == "bully":
+        return BullyBot(rand)
+    if config.rival == "rand":
+        return RandBot(rand)
+    rdeep = RdeepBot(config.samples, config.depth, rand)
+    return rdeep if config.rival == "rdeep" else ExactAfterTalon(rdeep, AlphaBetaBot())
+
+
+class ExactAfterTalon:
+    """``first`` while the talon is open, ``exact`` (which needs a closed or exhausted talon,
+    VU's phase two) after."""
+
+    def __init__(self, first, exact) -> None:
+        self.first = first
+        self.exact = exact
+
+    def get_move(self, perspective, leader_move):
+        from schnapsen.game import GamePhase
+
+        open_talon = perspective.get_phase() != GamePhase.TWO
+        return (self.first if open_talon else self.exact).get_move(perspective, leader_move)
 
 
 class _Lockstep:
@@ -166,15 +214,15 @@ class _TimedBot:
 
 
 def play_deal(config: VUMatchConfig, spec: str, index: int, agent_player: int) -> dict:
-    """One deal of ``spec`` against RdeepBot, the agent as VU's player ``agent_player``."""
-    rdeep_bot, vu_bridge = _vu()
+    """One deal of ``spec`` against the rival, the agent as VU's player ``agent_player``."""
+    vu_bridge = _vu()
     seed = unit_seed(config.seed, index)
     seat_seed = unit_seed(seed, agent_player)
     history: list[str] = []
     deck = vu_bridge.seeded_deck(seed)[0]
     state = sixtysix.Game(PRESET).new_deal(deck=deck, dealer=DEALER)
     ours = _Lockstep(state, agents.make(spec, seat_seed), agent_player, history)
-    rival = _TimedBot(rdeep_bot(config.samples, config.depth, random.Random(seat_seed)))
+    rival = _TimedBot(rival_bot(config, random.Random(seat_seed)))
     result = vu_bridge.play_vu(deck, ours.choose, {1 - agent_player: rival}, history)
     ours.catch_up()
     winner, game_points, _ = ours.state.outcome
@@ -239,7 +287,7 @@ def run_vu_match(
 def summary(results: pd.DataFrame) -> pd.DataFrame:
     """Per agent: deals and duplicate pairs played, the share of deals won and the game points
     per deal with 95% t intervals over the pairs, and the median and mean seconds per decision
-    of the agent and of RdeepBot, with the agent's over RdeepBot's (``time_ratio``)."""
+    of the agent and of the rival, with the agent's over the rival's (``time_ratio``)."""
     pairs = results.groupby(["agent", "index"])[["won", "game_points"]].mean()
     names = {"won": "win_share", "game_points": "points"}
     table = group_intervals(pairs.astype(float), ["agent"], names, count="pairs")
@@ -252,14 +300,15 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def shown(table: pd.DataFrame) -> pd.DataFrame:
-    """``summary``'s table as printed: intervals as ``mean ± half-width``."""
+def shown(table: pd.DataFrame, rival: str) -> pd.DataFrame:
+    """``summary``'s table as printed, the rival's columns labelled ``rival``: intervals as
+    ``mean ± half-width``."""
     columns = {
         "deals": table["deals"],
         "win share": plus_minus(table, "win_share", 3),
         "game points/deal": plus_minus(table, "points", 2),
     }
-    for side, label in (("agent", "agent"), ("rival", "RdeepBot")):
+    for side, label in (("agent", "agent"), ("rival", rival)):
         medians, means = table[f"{side}_median_ms"], table[f"{side}_mean_ms"]
         columns[f"{label} ms/decision: median, mean"] = [
             f"{median:.1f}, {mean:.1f}" for median, mean in zip(medians, means, strict=True)
@@ -269,7 +318,7 @@ def shown(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_win_shares(table: pd.DataFrame, title: str, path: Path) -> None:
-    """Each agent's share of deals won against RdeepBot, with its 95% interval, as a PNG."""
+    """Each agent's share of deals won against the rival, with its 95% interval, as a PNG."""
     figure, axes = plt.subplots(figsize=(7, 0.6 * len(table) + 1.2))
     low = table["win_share"] - table["win_share_low"]
     high = table["win_share_high"] - table["win_share"]

@@ -84,6 +84,7 @@ def test_a_failed_match_keeps_its_deals_and_resumes_to_the_clean_rows(match, tmp
         ({"agents": ("nobody",)}, "nobody"),
         ({"agents": ("random", "random")}, "listed twice"),
         ({"agents": ("open-hand",)}, "cheats"),
+        ({"rival": "alphago"}, "rival 'alphago': valid are rdeep, rdeep-alphabeta, bully, rand"),
     ],
 )
 def test_bad_settings_are_refused_by_name(changes, message) -> None:
@@ -99,3 +100,65 @@ def test_the_command_prints_the_table_and_writes_the_plot(tmp_path, capsys) -> N
     printed = capsys.readouterr().out
     assert "win share" in printed and "RdeepBot(2, 2)" in printed
     assert out.is_file() and (tmp_path / "vu-win-shares.png").is_file()
+    bully = tmp_path / "bully.parquet"
+    assert (
+        cli.main(
+            [
+                "vu-match",
+                "--agents",
+                "random",
+                "--deals",
+                "1",
+                "--rival",
+                "bully",
+                "--out",
+                str(bully),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert "against BullyBot" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rival", vu_match.RIVALS)
+def test_every_rival_plays_whole_deals_in_vus_engine(rival) -> None:
+    config = vu_match.VUMatchConfig(("heuristic:worlds=0",), 1, 3, rival=rival, **CHEAP)
+    for player in (0, 1):
+        row = vu_match.play_deal(config, "heuristic:worlds=0", 0, player)  # checks VU's outcome
+        assert row["rival_seconds"] and row["game_points"] in (-3, -2, -1, 1, 2, 3)
+
+
+def test_rdeep_alphabeta_asks_the_exact_bot_only_once_the_talon_is_gone() -> None:
+    from schnapsen.game import GamePhase
+
+    class Perspective:
+        def __init__(self, phase):
+            self.phase = phase
+
+        def get_phase(self):
+            return self.phase
+
+    class Named:
+        def __init__(self, name):
+            self.name = name
+
+        def get_move(self, perspective, leader_move):
+            return self.name
+
+    bot = vu_match.ExactAfterTalon(Named("first"), Named("exact"))
+    assert bot.get_move(Perspective(GamePhase.ONE), None) == "first"
+    assert bot.get_move(Perspective(GamePhase.TWO), None) == "exact"
+
+
+def test_the_rival_is_named_in_the_table() -> None:
+    names = {
+        rival: vu_match.VUMatchConfig(("random",), 1, 0, rival=rival, **CHEAP).rival_name
+        for rival in vu_match.RIVALS
+    }
+    assert names == {
+        "rdeep": "RdeepBot(2, 2)",
+        "rdeep-alphabeta": "RdeepBot(2, 2) + AlphaBetaBot",
+        "bully": "BullyBot",
+        "rand": "RandBot",
+    }

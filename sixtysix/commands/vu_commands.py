@@ -1,4 +1,4 @@
-"""``vu-match``: agents against VU's RdeepBot inside the VU engine
+"""``vu-match``: agents against VU's RdeepBot (or another VU bot) inside the VU engine
 (:mod:`sixtysix.experiments.vu_match`)."""
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ DEFAULT_OUT = "results/vu_match.parquet"
 
 
 def add_vu_match(commands) -> None:
-    """``vu-match``: each agent against RdeepBot on the same duplicate deals."""
+    """``vu-match``: each agent against a VU bot on the same duplicate deals."""
     command = add_command(
         commands,
         "vu-match",
         "play agents against VU's RdeepBot inside VU's own engine (vu_schnapsen rules)",
-        "Each agent plays the same seeded deals against RdeepBot(samples, depth) of the VU "
-        "platform (PyPI schnapsen, installed by pip install -e '.[dev]'), once as VU's first "
+        "Each agent plays the same seeded deals against a bot of the VU platform (PyPI "
+        "schnapsen, installed by pip install -e '.[dev]'), by default RdeepBot(samples, depth) "
+        "(see --rival), once as VU's first "
         "leader and once as the other player, in VU's unmodified engine. Prints each agent's "
         "share of deals won and game points with 95% intervals over the duplicate pairs and "
         "both sides' time per decision; writes the rows to --out and a plot beside it. Rerun "
@@ -41,6 +42,14 @@ def add_vu_match(commands) -> None:
     add_seed(command, "seed of the match, from which every deal seed derives", 0)
     add_count(command, "samples", vu_match.DEFAULT_SAMPLES, "RdeepBot's samples per move")
     add_count(command, "depth", vu_match.DEFAULT_DEPTH, "RdeepBot's rollout depth in tricks")
+    command.add_argument(
+        "--rival",
+        choices=vu_match.RIVALS,
+        default=vu_match.RIVALS[0],
+        help="the VU bot: rdeep is RdeepBot(samples, depth); rdeep-alphabeta is RdeepBot while "
+        "the talon is open and the exact AlphaBetaBot after; bully is BullyBot; rand is RandBot "
+        "(default: %(default)s)",
+    )
     command.add_argument(
         "--out",
         type=results_file,
@@ -72,6 +81,7 @@ def run_vu_match(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
             args.seed,
             args.samples,
             args.depth,
+            args.rival,
             args.allow_cheating,
         )
     except ValueError as error:
@@ -82,10 +92,10 @@ def run_vu_match(command: argparse.ArgumentParser, args: argparse.Namespace) -> 
     except RUN_ERRORS as error:
         return run_failed(command, error)
     table = vu_match.summary(results)
-    rival = f"RdeepBot({config.samples}, {config.depth})"
+    rival = config.rival_name
     seconds = time.perf_counter() - started
     print(f"{len(results)} deals against {rival} in {args.out} ({seconds:.1f} s)\n")
-    print(vu_match.shown(table).to_string())
+    print(vu_match.shown(table, rival).to_string())
     plot = Path(args.out).with_name(Path(args.out).stem + "-win-shares.png")
     vu_match.plot_win_shares(table, f"against {rival} in VU's engine", plot)
     print(f"\nplot: {plot}")
