@@ -44,8 +44,11 @@ def score_decisions(
     * ``situation`` (``score_situation``), ``reference_gap`` (PIMC minus best-defense
       value of closing on the same worlds) and ``defense_loss`` (the loss against the
       best-defense values; both NaN where best defense was not solved);
-    * where the references hold the CFR equilibrium's values: ``equilibrium_closes``,
-      ``equilibrium_false_close`` and ``equilibrium_missed_close``, the same against it.
+    * ``defense_verdict`` (best defense values every option), ``defense_closes``,
+      ``defense_false_close`` and ``defense_missed_close``: the same against best defense,
+      false where it gives no verdict; where the references hold the CFR equilibrium's
+      values, ``equilibrium_closes``, ``equilibrium_false_close`` and
+      ``equilibrium_missed_close``, the same against it.
     """
     facts = positions[["talon_size", "points_leader", "points_opponent"]].copy()
     facts["phase"] = positions["phase"] if "phase" in positions else "lead"
@@ -89,13 +92,22 @@ def score_decisions(
             frame["option"], frame["options"], frame["defense_values"], strict=True
         )
     ]
+    _judge(frame, "defense", frame["defense_close_value"], frame["defense_alternative_value"])
     if "equilibrium_close_value" in frame:
         close = frame["equilibrium_close_value"]
-        alternative = frame["equilibrium_alternative_value"]
-        frame["equilibrium_closes"] = close > alternative
-        frame["equilibrium_false_close"] = frame["closed"] & (close < alternative)
-        frame["equilibrium_missed_close"] = ~frame["closed"] & frame["equilibrium_closes"]
+        _judge(frame, "equilibrium", close, frame["equilibrium_alternative_value"])
     return frame
+
+
+def _judge(frame: pd.DataFrame, reference: str, close: pd.Series, alternative: pd.Series) -> None:
+    """Each decision's close-or-not choice against another reference's values of closing and
+    of the best alternative (NaN where it has none): ``REFERENCE_verdict``, ``_closes``,
+    ``_false_close`` and ``_missed_close`` columns of ``frame``."""
+    verdict = np.isfinite(close) & np.isfinite(alternative)
+    frame[f"{reference}_verdict"] = verdict
+    frame[f"{reference}_closes"] = verdict & (close > alternative)
+    frame[f"{reference}_false_close"] = frame["closed"] & verdict & (close < alternative)
+    frame[f"{reference}_missed_close"] = ~frame["closed"] & frame[f"{reference}_closes"]
 
 
 def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -104,8 +116,9 @@ def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
     points lost per decision) with its 95% interval ``loss_low`` .. ``loss_high`` (normal,
     over decisions), ``close_loss`` (the same of the close-or-not choice alone) with its
     interval, ``false_closes`` and ``missed_closes`` (counts), ``closes`` (the
-    agent's) and ``reference_closes`` (with the equilibrium: ``equilibrium_false_closes``,
-    ``equilibrium_missed_closes`` and ``equilibrium_closes`` too); ``references``
+    agent's) and ``reference_closes``; against best defense ``defense_verdicts`` (decisions
+    where it values every option), ``defense_false_closes``, ``defense_missed_closes`` and
+    ``defense_closes`` (with the equilibrium the same of ``equilibrium``); ``references``
     (``reference_gap``); and with the equilibrium ``equilibrium``
     (``equilibrium_agreement``)."""
     order = list(dict.fromkeys(scored["agent"]))
@@ -122,10 +135,11 @@ def decision_quality(scored: pd.DataFrame) -> dict[str, pd.DataFrame]:
         table["missed_closes"] = groups["missed_close"].sum()
         table["closes"] = groups["closed"].sum()
         table["reference_closes"] = groups["reference_closes"].sum()
-        if "equilibrium_closes" in scored:
-            for column in ("false_close", "missed_close"):
-                table[f"equilibrium_{column}s"] = groups[f"equilibrium_{column}"].sum()
-            table["equilibrium_closes"] = groups["equilibrium_closes"].sum()
+        for reference in ("defense", "equilibrium"):
+            if f"{reference}_closes" in scored:
+                for column in ("verdict", "false_close", "missed_close"):
+                    table[f"{reference}_{column}s"] = groups[f"{reference}_{column}"].sum()
+                table[f"{reference}_closes"] = groups[f"{reference}_closes"].sum()
         ranks = {"agent": order.index, "situation": SITUATIONS.index}
         table = table.reset_index().sort_values(
             ["agent", *keys], key=lambda column: column.map(ranks.get(column.name, int))
@@ -231,7 +245,9 @@ def quality_markdown(quality: dict[str, pd.DataFrame], config: EvaluationConfig,
         "decision against the reference's best option, with 95% intervals; false close: "
         "closed where not closing is better; missed close: did not close where closing is "
         "better; the loss of the close-or-not choice counts only the better close against "
-        "the best alternative.",
+        "the best alternative. The same false and missed closes against best defense are "
+        "counted where it values every option (its verdicts)"
+        + (" and against the CFR equilibrium." if config.equilibrium else "."),
     ]
     for name, title, key in [
         ("all", "All positions", None),
@@ -286,12 +302,16 @@ def _display(table: pd.DataFrame, key: str | None) -> pd.DataFrame:
             f"{a} / {r}" for a, r in zip(table["closes"], table["reference_closes"], strict=True)
         ],
     }
-    if "equilibrium_closes" in table:
-        shown["false / missed closes (equilibrium)"] = [
+    for reference, name in (("defense", "best defense"), ("equilibrium", "equilibrium")):
+        if f"{reference}_verdicts" not in table or not table[f"{reference}_verdicts"].any():
+            continue
+        if reference == "defense":
+            shown["best-defense verdicts"] = table["defense_verdicts"]
+        shown[f"false / missed closes ({name})"] = [
             f"{f} / {m}"
             for f, m in zip(
-                table["equilibrium_false_closes"], table["equilibrium_missed_closes"], strict=True
+                table[f"{reference}_false_closes"], table[f"{reference}_missed_closes"], strict=True
             )
         ]
-        shown["closes (equilibrium)"] = table["equilibrium_closes"]
+        shown[f"closes ({name})"] = table[f"{reference}_closes"]
     return pd.DataFrame(shown).set_index("agent")

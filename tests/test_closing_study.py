@@ -179,6 +179,11 @@ def test_losses_false_and_missed_closes_are_exact_on_hand_made_positions():
     assert list(overall["false_closes"]) == [1, 1]
     assert list(overall["missed_closes"]) == [0, 1]
     assert list(overall["reference_closes"]) == [1, 1]
+    assert list(scored["defense_verdict"]) == [True, False, False] * 2  # every option valued
+    assert list(overall["defense_verdicts"]) == [1, 1]
+    assert list(overall["defense_closes"]) == [1, 1]
+    assert list(overall["defense_false_closes"]) == [0, 0]
+    assert list(overall["defense_missed_closes"]) == [0, 1]  # b plays AS where it closes
     talon = quality["by_talon"]
     assert list(zip(talon["agent"], talon["talon_size"], talon["positions"], strict=True)) == [
         ("a", 4, 2),
