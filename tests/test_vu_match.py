@@ -100,24 +100,8 @@ def test_the_command_prints_the_table_and_writes_the_plot(tmp_path, capsys) -> N
     printed = capsys.readouterr().out
     assert "win share" in printed and "RdeepBot(2, 2)" in printed
     assert out.is_file() and (tmp_path / "vu-win-shares.png").is_file()
-    bully = tmp_path / "bully.parquet"
-    assert (
-        cli.main(
-            [
-                "vu-match",
-                "--agents",
-                "random",
-                "--deals",
-                "1",
-                "--rival",
-                "bully",
-                "--out",
-                str(bully),
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    bully = ["--agents", "random", "--deals", "1", "--rival", "bully", "--quiet"]
+    assert cli.main(["vu-match", *bully, "--out", str(tmp_path / "bully.parquet")]) == 0
     assert "against BullyBot" in capsys.readouterr().out
 
 

@@ -21,7 +21,8 @@ def add_vu_match(commands) -> None:
     command = add_command(
         commands,
         "vu-match",
-        "play agents against VU's RdeepBot inside VU's own engine (vu_schnapsen rules)",
+        "play agents against VU's RdeepBot (or another VU bot) inside VU's own engine "
+        "(vu_schnapsen rules)",
         "Each agent plays the same seeded deals against a bot of the VU platform (PyPI "
         "schnapsen, installed by pip install -e '.[dev]'), by default RdeepBot(samples, depth) "
         "(see --rival), once as VU's first "
