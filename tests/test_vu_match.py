@@ -10,6 +10,7 @@ pytest.importorskip("schnapsen")
 
 from sixtysix.experiments import vu_match  # noqa: E402
 from sixtysix.experiments.batch_backends import TournamentError  # noqa: E402
+from sixtysix.experiments.store import ResultsConflict  # noqa: E402
 from sixtysix.experiments.tournament import unit_seed  # noqa: E402
 
 from sixtysix.commands import cli  # noqa: E402
@@ -133,6 +134,15 @@ def test_rdeep_alphabeta_asks_the_exact_bot_only_once_the_talon_is_gone() -> Non
     bot = vu_match.ExactAfterTalon(Named("first"), Named("exact"))
     assert bot.get_move(Perspective(GamePhase.ONE), None) == "first"
     assert bot.get_move(Perspective(GamePhase.TWO), None) == "exact"
+
+
+def test_a_file_of_one_rival_is_refused_for_another(tmp_path) -> None:
+    out = tmp_path / "match.parquet"
+    bully = vu_match.VUMatchConfig(("random",), 1, 0, rival="bully")
+    vu_match.run_vu_match(bully, out, 1, quiet=True)
+    rand = vu_match.VUMatchConfig(("random",), 1, 0, rival="rand")
+    with pytest.raises(ResultsConflict, match="rival: 'bully' there, 'rand' here"):
+        vu_match.run_vu_match(rand, out, 1, quiet=True)
 
 
 def test_the_rival_is_named_in_the_table() -> None:
