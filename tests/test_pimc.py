@@ -116,9 +116,19 @@ def test_sampled_mean_values_are_over_the_views_sampled_worlds(preset):
         assert values == pytest.approx(mean_values(view, states), abs=1e-12)
 
 
-def minimax(state, horizon: int) -> int:
+def minimax(state, horizon: int, known: dict | None = None) -> int:
     """Depth-limited minimax on ``State`` objects (player 0's view): a lead position with the
-    talon open and ``horizon`` tricks played is valued by playing the heuristic agent out."""
+    talon open and ``horizon`` tricks played is valued by playing the heuristic agent out.
+    ``known`` keeps the value of each record already valued: the rules and the heuristic
+    (``heuristic:worlds=0``) read nothing else of a state."""
+    known = {} if known is None else known
+    key = state.array.tobytes()
+    if key not in known:
+        known[key] = _minimax(state, horizon, known)
+    return known[key]
+
+
+def _minimax(state, horizon: int, known: dict) -> int:
     record = state.array[0]
     if state.is_terminal:
         winner, points, _ = state.outcome
@@ -129,8 +139,10 @@ def minimax(state, horizon: int) -> int:
         playout = state.clone()
         while not playout.is_terminal:
             playout.apply(heuristic.act(playout.view(playout.current_player)))
-        return minimax(playout, horizon)
-    values = [minimax(state.clone().apply(action), horizon) for action in state.legal_actions()]
+        return minimax(playout, horizon, known)
+    values = [
+        minimax(state.clone().apply(action), horizon, known) for action in state.legal_actions()
+    ]
     return max(values) if state.current_player == 0 else min(values)
 
 
@@ -153,7 +165,8 @@ def test_horizon_search_equals_depth_limited_minimax(preset):
                 solver.solve_children(
                     workspace, game.rule_array, record, bound, horizon, actions, values
                 )
-                expected = [minimax(state.clone().apply(int(a)), horizon) for a in actions]
+                known = {}
+                expected = [minimax(state.clone().apply(int(a)), horizon, known) for a in actions]
                 assert values.tolist() == expected
                 checked += 1
         state.apply(heuristic.act(state.view(state.current_player)))
