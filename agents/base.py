@@ -29,3 +29,9 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec or '?'} seed={self.seed}>"
+
+
+def strict_phase(view) -> bool:
+    """Whether the talon of a two-player view is closed or exhausted: the cards must be
+    followed."""
+    return view.closed_by is not None or view.talon_size == 0

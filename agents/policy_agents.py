@@ -13,7 +13,7 @@ from sixtysix.engine.actions import action_name
 from sixtysix.table_view import TableView
 
 from . import pimc, policies
-from .base import Agent
+from .base import Agent, strict_phase
 from .table_heuristic import heuristic_action
 
 
@@ -145,7 +145,7 @@ class HeuristicAgent(PolicyAgent):
                 f"({view.count_worlds()} are consistent with the view), so its policy has no "
                 f"closed form: use worlds>={view.count_worlds()} or worlds=0"
             )
-        if _strict_phase(view):
+        if strict_phase(view):
             counted = self._counter.policy(view)
         else:
             chosen = self._counted_choice(view)
@@ -156,14 +156,14 @@ class HeuristicAgent(PolicyAgent):
     def _counts(self, view) -> bool:
         """Whether the decision is counted: in the strict phase, or where closing is legal."""
         return len(view.legal_action_ids()) > 1 and (
-            _strict_phase(view) or "close" in view.legal_actions()
+            strict_phase(view) or "close" in view.legal_actions()
         )
 
     def _counted_choice(self, view) -> str:
         """The choice of the class docstring."""
         if not self._counts(view):
             return self._rule_choice(view)
-        if _strict_phase(view):
+        if strict_phase(view):
             return self._counter.act(view)
         choice = self._rule_choice(view)
         if choice != "close":
@@ -174,8 +174,3 @@ class HeuristicAgent(PolicyAgent):
 
     def _table_choice(self, view: TableView) -> str:
         return heuristic_action(view)
-
-
-def _strict_phase(view) -> bool:
-    """Whether the talon is closed or exhausted: the cards must be followed."""
-    return view.closed_by is not None or view.talon_size == 0

@@ -127,6 +127,8 @@ BUILTIN: dict[str, AgentInfo] = {
             rollout="rollout policy: random or heuristic",
             solver="value positions with the talon closed or exhausted exactly in each world",
             **INFERENCE_PARAMETERS,
+            pimc_worlds="worlds of a PIMC judge that decides closing and plays the strict phase "
+            "(two players; 0: none)",
         ),
         _builtin(
             "cfr",

@@ -14,6 +14,7 @@ import pytest
 from conftest import game_of
 from numba import njit
 from sixtysix.agents import mcts, policies
+from sixtysix.agents.base import strict_phase
 from test_agents import assert_blind_to_hidden_cards
 
 from sixtysix import agents
@@ -324,6 +325,68 @@ def test_a_decisive_strict_phase_lead_is_found_with_the_solver(name):
         assert max(statistics, key=lambda action: statistics[action][0]) == winner
 
 
+# ---- the PIMC judge (pimc_worlds) -------------------------------------------------------------
+
+
+def judged_deal_choices(preset: str, seed: int) -> dict[str, int]:
+    """Along deal ``seed`` (driven by the heuristic), at every decision with a choice:
+    ``ismcts`` with a PIMC judge of 8 worlds takes the judge's action in the strict phase,
+    closes where the judge values closing above every other action, and elsewhere takes the
+    choice of the same tree without a judge; the counts of each kind of decision."""
+    game = game_of(preset)
+    state = game.new_deal(seed=seed)
+    driver = agents.make("heuristic:worlds=0")
+    judge_seed = int(policies.agent_seed(np.uint64(seed), 1))
+    counts = {"strict": 0, "closable": 0, "closes": 0, "tree": 0}
+    while not state.is_terminal:
+        view = state.view(state.current_player)
+        legal = view.legal_actions()
+        if len(legal) > 1:
+            choice = agents.make("ismcts:iterations=100,pimc_worlds=8", seed).act(view)
+            judge = agents.make("pimc:worlds=8", judge_seed)
+            tree = agents.make("ismcts:iterations=100", seed)
+            if strict_phase(view):
+                expected, kind = judge.act(view), "strict"
+            elif "close" in legal:
+                values = judge.action_values(view)
+                close = values.pop("close") > max(values.values())
+                expected, kind = ("close" if close else tree.act(view)), "closable"
+                counts["closes"] += int(close)
+            else:
+                expected, kind = tree.act(view), "tree"
+            assert choice == expected, (preset, seed, view.history)
+            counts[kind] += 1
+        state.apply(driver.act(view))
+    return counts
+
+
+def test_the_pimc_judge_closes_and_plays_the_strict_phase():
+    counts = {"strict": 0, "closable": 0, "closes": 0, "tree": 0}
+    for seed in range(6):
+        for kind, count in judged_deal_choices("schnapsen", seed).items():
+            counts[kind] += count
+    assert all(counts.values()), counts  # every kind of decision was checked
+
+
+@pytest.mark.parametrize("preset", ["schnapsen", "sixty_six"])
+def test_the_pimc_judge_does_not_see_hidden_cards(preset):
+    for seed in range(2):
+        assert_blind_to_hidden_cards(
+            "ismcts:iterations=100,pimc_worlds=4", game_of(preset), seed, worlds=4
+        )
+
+
+def test_at_a_table_the_tree_takes_every_decision():
+    game = game_of("snapszer3")
+    for seed in range(2):
+        state = game.new_deal(seed=seed)
+        while not state.is_terminal:
+            view = state.view(state.current_player)
+            judged = agents.make("ismcts:iterations=50,pimc_worlds=4", seed).act(view)
+            assert judged == agents.make("ismcts:iterations=50", seed).act(view)
+            state.apply(judged)
+
+
 # ---- parameters -----------------------------------------------------------------------------
 
 
@@ -368,6 +431,10 @@ def test_specs_are_parsed_to_typed_parameters():
         ("dmcts:rollout=smart", "invalid rollout 'smart': rollout must be random or heuristic"),
         ("ismcts:solver=maybe", "solver='maybe' is not valid; solver must be true or false"),
         ("ismcts:worlds=3", "unknown parameter 'worlds'; valid: iterations, c, rollout, solver"),
+        (
+            "ismcts:pimc_worlds=-1",
+            "invalid pimc_worlds -1: pimc_worlds must be an integer in [0, 4000001)",
+        ),
     ],
 )
 def test_bad_parameters_are_named_with_what_is_valid(spec, message):

@@ -27,6 +27,7 @@ CHEAP = {
 SEARCH = [
     *(CHEAP[name] for name in ("pimc", "dmcts", "ismcts", "openspiel-ismcts")),
     "pimc:worlds=4,horizon=1,infer=true,candidates=16",  # worlds weighed by the opponent's play
+    "ismcts:iterations=40,pimc_worlds=4",  # closing and the strict phase left to PIMC
 ]
 
 
