@@ -379,8 +379,8 @@ class InformationSetMCTSAgent(_TreeSearchAgent):
     its own): where closing is legal the agent closes if PIMC values closing above every
     other action, and otherwise searches; once the talon is closed or exhausted PIMC plays
     (exact there). At a table the tree takes every decision, as ``heuristic`` counts only
-    in two-player games. Measured on ``schnapsen``, PIMC's closes won more deals than the
-    tree's, and its strict-phase play as many at a small part of the time (docs/agents.md)."""
+    in two-player games. Measured on ``schnapsen`` it won as many deals as the tree alone,
+    closing more often, at about four fifths of its time per decision (docs/agents.md)."""
 
     kind = ISMCTS
 
